@@ -1,0 +1,36 @@
+const swc = require('./jest/swc.config.js');
+
+const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', swc] };
+
+const node = (name) => ({
+  displayName: name,
+  rootDir: `<rootDir>/${name}`,
+  testEnvironment: 'node',
+  transform,
+  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+});
+
+/** @type {import('jest').Config} */
+module.exports = {
+  globalSetup: '<rootDir>/jest/global-setup.ts',
+  globalTeardown: '<rootDir>/jest/global-teardown.ts',
+  // Two cores: two workers keep the database and Redis busy without thrashing.
+  maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
+  testTimeout: 30000,
+  projects: [
+    node('entities'),
+    node('jobs'),
+    node('workers'),
+    node('api'),
+    {
+      displayName: 'web',
+      rootDir: '<rootDir>/web',
+      testEnvironment: 'jsdom',
+      transform,
+      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/src/**/*.test.tsx'],
+      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/test/asset-stub.js' },
+      setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
+    },
+  ],
+};
