@@ -1,0 +1,2 @@
+export * from './alert.entity';
+export * from './alert-log.entity';

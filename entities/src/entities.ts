@@ -1,0 +1,91 @@
+import { Account, ActivityLog, Invitation, Session, Team, TeamMember, User, UserPreferences, VerificationToken } from './accounts';
+import { Alert, AlertLog } from './alerts';
+import { Price, Product, Subscription, SubscriptionEvent } from './billing';
+import { ChatMessage, ChatNotification, ChatRoom, ChatRoomMember, MessageReaction, UserChatPreferences } from './chat';
+import { CotAnalytics, CotInstrument, CotPosition, CotReport } from './cot';
+import { Exchange, ExchangeCalendarDay, ExchangeFollow } from './exchanges';
+import {
+  InsiderTradingAnalytics,
+  InsiderTradingCompany,
+  InsiderTradingInsider,
+  InsiderTradingTransaction,
+} from './insiders';
+import { LockupEvent } from './lockups';
+import { ChartLayout, Market, Watchlist, WatchlistItem } from './markets';
+import { Notification, PushSubscription } from './notifications';
+import { MispricingAlert, PredictionMarket, PredictionPerformance, UserPrediction } from './predictions';
+import { ProcessedEvent, SeedHistory, SourceHealth } from './system';
+import { UserWatchlist, WhaleAddress, WhaleAlert, WhaleTransaction } from './whales';
+import { YieldAlert, YieldAlertLog, YieldData, YieldPool } from './yields';
+
+// Every entity class, grouped by domain. The data source and migrations are built from this list.
+export const ENTITIES: Function[] = [
+  // accounts
+  User,
+  Team,
+  TeamMember,
+  ActivityLog,
+  Invitation,
+  Account,
+  Session,
+  VerificationToken,
+  UserPreferences,
+  // billing
+  Product,
+  Price,
+  Subscription,
+  SubscriptionEvent,
+  // markets
+  Market,
+  ChartLayout,
+  Watchlist,
+  WatchlistItem,
+  // alerts
+  Alert,
+  AlertLog,
+  // predictions
+  PredictionMarket,
+  UserPrediction,
+  MispricingAlert,
+  PredictionPerformance,
+  // cot
+  CotInstrument,
+  CotReport,
+  CotPosition,
+  CotAnalytics,
+  // chat
+  ChatRoom,
+  ChatMessage,
+  MessageReaction,
+  ChatRoomMember,
+  ChatNotification,
+  UserChatPreferences,
+  // whales
+  WhaleAddress,
+  UserWatchlist,
+  WhaleTransaction,
+  WhaleAlert,
+  // lockups
+  LockupEvent,
+  // insiders
+  InsiderTradingCompany,
+  InsiderTradingInsider,
+  InsiderTradingTransaction,
+  InsiderTradingAnalytics,
+  // yields
+  YieldPool,
+  YieldData,
+  YieldAlert,
+  YieldAlertLog,
+  // notifications
+  Notification,
+  PushSubscription,
+  // exchanges
+  Exchange,
+  ExchangeCalendarDay,
+  ExchangeFollow,
+  // system
+  SourceHealth,
+  ProcessedEvent,
+  SeedHistory,
+];

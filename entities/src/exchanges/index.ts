@@ -1,0 +1,3 @@
+export * from './exchange.entity';
+export * from './exchange-calendar-day.entity';
+export * from './exchange-follow.entity';

@@ -1,0 +1,17 @@
+export * from './data-source';
+export { ENTITIES } from './entities';
+export { MIGRATIONS } from './migrations';
+export * from './accounts';
+export * from './billing';
+export * from './markets';
+export * from './alerts';
+export * from './predictions';
+export * from './cot';
+export * from './chat';
+export * from './whales';
+export * from './lockups';
+export * from './insiders';
+export * from './yields';
+export * from './notifications';
+export * from './exchanges';
+export * from './system';

@@ -1,0 +1,4 @@
+export * from './insider-trading-company.entity';
+export * from './insider-trading-insider.entity';
+export * from './insider-trading-transaction.entity';
+export * from './insider-trading-analytics.entity';

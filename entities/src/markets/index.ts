@@ -1,0 +1,4 @@
+export * from './market.entity';
+export * from './chart-layout.entity';
+export * from './watchlist.entity';
+export * from './watchlist-item.entity';

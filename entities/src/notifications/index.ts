@@ -1,0 +1,2 @@
+export * from './notification.entity';
+export * from './push-subscription.entity';
