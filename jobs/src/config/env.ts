@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** A configuration that failed validation; its message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly issues: { variable: string; message: string }[],
+    processName: string,
+  ) {
+    super(
+      `Invalid configuration for ${processName}:\n` +
+        issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n') +
+        '\nSee .env.example for every variable and its meaning.',
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses process.env (or another record) with a schema; throws ConfigError naming each bad variable. */
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+  processName: string,
+): z.infer<S> {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => ({
+      variable: issue.path.map(String).join('.') || '(root)',
+      message: issue.message,
+    })),
+    processName,
+  );
+}
+
+const url = (protocols: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+/** Variables every process shares. Each is described in .env.example. */
+export const commonEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  REDIS_URL: url(['redis:', 'rediss:']),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9{}_-]+$/, 'letters, digits, _, - and {} (a Redis Cluster hash tag) only')
+    .default('tb'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export type CommonEnv = z.infer<typeof commonEnvSchema>;

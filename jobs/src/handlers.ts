@@ -1,0 +1,5 @@
+import { housekeepingHandlers } from './housekeeping/housekeeping.processor';
+import type { JobHandler } from './runtime/job-handler';
+
+/** Every job handler. The workers refuse to start unless each job name has exactly one. */
+export const HANDLERS: JobHandler[] = [...housekeepingHandlers];

@@ -1,0 +1,24 @@
+import type { WorkerOptions } from 'bullmq';
+
+export interface QueueDefinition {
+  description: string;
+  /** Jobs one worker process runs at once on this queue. */
+  concurrency: number;
+  /** Rate limit shared by every worker of the queue (e.g. an external API's quota). */
+  limiter?: WorkerOptions['limiter'];
+}
+
+/**
+ * Every queue of the system. A queue holds the jobs of one domain; its name is the domain's
+ * name, as in every other package (entities/<domain>, api routes, web screens).
+ */
+export const QUEUES = {
+  housekeeping: {
+    description: 'Purges expired verification and reset tokens, stale invitations and sessions',
+    concurrency: 1,
+  },
+} as const satisfies Record<string, QueueDefinition>;
+
+export type QueueName = keyof typeof QUEUES;
+
+export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];

@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
+
+/**
+ * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
+ * and the workers. Job names are `<queue>.<action>`.
+ */
+export const JOBS = {
+  ...housekeepingJobs,
+};
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['payload']>;
+
+/** The discriminated union of every job: `{ name, data }`. */
+export type JobItem = { [N in JobName]: { name: N; data: JobPayload<N> } }[JobName];
+export type JobOf<N extends JobName> = Extract<JobItem, { name: N }>;
+
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+export function isJobName(name: string): name is JobName {
+  return Object.prototype.hasOwnProperty.call(JOBS, name);
+}

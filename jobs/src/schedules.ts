@@ -1,0 +1,34 @@
+import type { JobName, JobPayload } from './registry';
+
+export type ScheduleRepeat =
+  /** A cron pattern (with seconds optional), evaluated in `tz` (IANA; default UTC). */
+  | { pattern: string; tz?: string }
+  /** A fixed interval in milliseconds. */
+  | { every: number };
+
+export interface ScheduleDefinition<N extends JobName = JobName> {
+  /** The BullMQ job scheduler id: stable, so re-registering updates instead of duplicating. */
+  id: string;
+  job: N;
+  data: JobPayload<N>;
+  repeat: ScheduleRepeat;
+  description: string;
+}
+
+function schedule<N extends JobName>(definition: ScheduleDefinition<N>): ScheduleDefinition<N> {
+  return definition;
+}
+
+/**
+ * Cluster-wide periodic work. The workers register these at start with upsertJobScheduler,
+ * so any number of worker processes run each schedule once, and drop schedulers no longer listed.
+ */
+export const SCHEDULES: ScheduleDefinition[] = [
+  schedule({
+    id: 'housekeeping.purge-expired',
+    job: 'housekeeping.purge-expired',
+    data: {},
+    repeat: { pattern: '7 * * * *', tz: 'UTC' },
+    description: 'Hourly, at minute 7: purge expired tokens, invitations and sessions',
+  }),
+];

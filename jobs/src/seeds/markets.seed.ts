@@ -1,0 +1,35 @@
+/** Demo markets: major crypto pairs, US stocks and ETFs, indices, FX and futures. */
+export const MARKET_SEED: { symbol: string; name: string; type: string; description: string }[] = [
+  { symbol: 'BTCUSDT', name: 'Bitcoin / Tether', type: 'crypto', description: 'Bitcoin quoted in USDT' },
+  { symbol: 'ETHUSDT', name: 'Ethereum / Tether', type: 'crypto', description: 'Ether quoted in USDT' },
+  { symbol: 'SOLUSDT', name: 'Solana / Tether', type: 'crypto', description: 'Solana quoted in USDT' },
+  { symbol: 'BNBUSDT', name: 'BNB / Tether', type: 'crypto', description: 'BNB quoted in USDT' },
+  { symbol: 'XRPUSDT', name: 'XRP / Tether', type: 'crypto', description: 'XRP quoted in USDT' },
+  { symbol: 'ADAUSDT', name: 'Cardano / Tether', type: 'crypto', description: 'Cardano quoted in USDT' },
+  { symbol: 'DOGEUSDT', name: 'Dogecoin / Tether', type: 'crypto', description: 'Dogecoin quoted in USDT' },
+  { symbol: 'AAPL', name: 'Apple Inc.', type: 'stock', description: 'NASDAQ: consumer electronics and services' },
+  { symbol: 'MSFT', name: 'Microsoft Corporation', type: 'stock', description: 'NASDAQ: software and cloud' },
+  { symbol: 'NVDA', name: 'NVIDIA Corporation', type: 'stock', description: 'NASDAQ: GPUs and accelerated computing' },
+  { symbol: 'AMZN', name: 'Amazon.com, Inc.', type: 'stock', description: 'NASDAQ: e-commerce and cloud' },
+  { symbol: 'TSLA', name: 'Tesla, Inc.', type: 'stock', description: 'NASDAQ: electric vehicles and energy' },
+  { symbol: 'JPM', name: 'JPMorgan Chase & Co.', type: 'stock', description: 'NYSE: banking' },
+  { symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust', type: 'etf', description: 'NYSE Arca: tracks the S&P 500' },
+  { symbol: 'QQQ', name: 'Invesco QQQ Trust', type: 'etf', description: 'NASDAQ: tracks the Nasdaq-100' },
+  { symbol: 'GLD', name: 'SPDR Gold Shares', type: 'etf', description: 'NYSE Arca: physically backed gold' },
+  { symbol: '^GSPC', name: 'S&P 500 Index', type: 'index', description: '500 large US companies' },
+  { symbol: '^NDX', name: 'Nasdaq-100 Index', type: 'index', description: '100 largest non-financial Nasdaq companies' },
+  { symbol: '^DJI', name: 'Dow Jones Industrial Average', type: 'index', description: '30 US blue chips, price weighted' },
+  { symbol: 'EURUSD', name: 'Euro / US Dollar', type: 'forex', description: 'Spot FX' },
+  { symbol: 'GBPUSD', name: 'British Pound / US Dollar', type: 'forex', description: 'Spot FX' },
+  { symbol: 'USDJPY', name: 'US Dollar / Japanese Yen', type: 'forex', description: 'Spot FX' },
+  { symbol: 'ES', name: 'E-mini S&P 500 Futures', type: 'futures', description: 'CME: E-mini S&P 500, continuous front month' },
+  { symbol: 'NQ', name: 'E-mini Nasdaq-100 Futures', type: 'futures', description: 'CME: E-mini Nasdaq-100, continuous front month' },
+  { symbol: 'CL', name: 'Crude Oil WTI Futures', type: 'futures', description: 'NYMEX: light sweet crude oil' },
+  { symbol: 'GC', name: 'Gold Futures', type: 'futures', description: 'COMEX: gold, 100 troy ounces' },
+];
+
+export const CHAT_ROOM_SEED: { name: string; type: string; description: string; tradingPair: string | null }[] = [
+  { name: 'General', type: 'chat', description: 'Markets talk for everyone', tradingPair: null },
+  { name: 'BTC/USDT', type: 'trading', description: 'Bitcoin traders', tradingPair: 'BTCUSDT' },
+  { name: 'ETH/USDT', type: 'trading', description: 'Ethereum traders', tradingPair: 'ETHUSDT' },
+];

@@ -1,0 +1,58 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
+
+export interface Seed {
+  /** Recorded in seed_history once applied; never rename one that has shipped. */
+  name: string;
+  run(manager: EntityManager): Promise<void>;
+}
+
+/** Demo data, applied once each, in order. Later features append their seeds here. */
+export const SEEDS: Seed[] = [
+  {
+    name: '2026-11-markets',
+    async run(manager) {
+      for (const m of MARKET_SEED) {
+        await manager.query(
+          `INSERT INTO markets (symbol, name, type, description) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (symbol) DO NOTHING`,
+          [m.symbol, m.name, m.type, m.description],
+        );
+      }
+    },
+  },
+  {
+    name: '2026-11-chat-rooms',
+    async run(manager) {
+      for (const room of CHAT_ROOM_SEED) {
+        await manager.query(
+          `INSERT INTO chat_rooms (name, type, description, trading_pair)
+           SELECT $1::varchar, $2::varchar, $3::text, $4::varchar
+           WHERE NOT EXISTS (SELECT 1 FROM chat_rooms WHERE name = $1)`,
+          [room.name, room.type, room.description, room.tradingPair],
+        );
+      }
+    },
+  },
+];
+
+/**
+ * Applies every seed not yet in seed_history, each in its own transaction with its history row,
+ * so a crash mid-way never leaves a seed half-applied or applied twice.
+ */
+export async function runSeeds(dataSource: DataSource, seeds: Seed[] = SEEDS): Promise<string[]> {
+  const applied: string[] = [];
+  for (const seed of seeds) {
+    const done = await dataSource.transaction(async (manager) => {
+      // Serialises concurrent seeders (two `npm start`s at once).
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`seed:${seed.name}`]);
+      const rows: unknown[] = await manager.query('SELECT 1 FROM seed_history WHERE name = $1', [seed.name]);
+      if (rows.length) return false;
+      await seed.run(manager);
+      await manager.query('INSERT INTO seed_history (name, applied_at) VALUES ($1, now())', [seed.name]);
+      return true;
+    });
+    if (done) applied.push(seed.name);
+  }
+  return applied;
+}
