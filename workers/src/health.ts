@@ -1,0 +1,62 @@
+import http from 'node:http';
+import cron from 'node-cron';
+import type Redis from 'ioredis';
+import type { WorkersRuntime } from './runtime';
+
+export const HEARTBEAT_TTL_SECONDS = 30;
+
+export interface WorkerHeartbeat {
+  id: string;
+  queues: string[];
+  startedAt: string;
+  at: string;
+  running: boolean;
+}
+
+export function heartbeatKey(prefix: string, id: string): string {
+  return `${prefix}:workers:${id}`;
+}
+
+function snapshot(runtime: WorkersRuntime, startedAt: Date): WorkerHeartbeat {
+  return {
+    id: runtime.id,
+    queues: runtime.workers.map((w) => w.name),
+    startedAt: startedAt.toISOString(),
+    at: new Date().toISOString(),
+    running: runtime.workers.every((w) => w.isRunning()),
+  };
+}
+
+/**
+ * Each worker process says it is alive in Redis every 10 s (a key with a 30 s TTL), so the api's
+ * status page sees every live process. A per-process timer: node-cron's job, not a queue's.
+ */
+export function startHeartbeat(redis: Redis, prefix: string, runtime: WorkersRuntime): { stop(): Promise<void> } {
+  const startedAt = new Date();
+  const key = heartbeatKey(prefix, runtime.id);
+  const beat = () =>
+    redis.set(key, JSON.stringify(snapshot(runtime, startedAt)), 'EX', HEARTBEAT_TTL_SECONDS).catch(() => undefined);
+  void beat();
+  const task = cron.schedule('*/10 * * * * *', beat, { noOverlap: true });
+  return {
+    async stop() {
+      await task.stop();
+      await redis.del(key).catch(() => undefined);
+    },
+  };
+}
+
+/** Optional HTTP health endpoint for orchestrators: 200 while every worker runs, else 503. */
+export function startHealthServer(port: number, runtime: WorkersRuntime): http.Server {
+  const startedAt = new Date();
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/health') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"Not found"}}');
+      return;
+    }
+    const body = snapshot(runtime, startedAt);
+    res.writeHead(body.running ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  server.listen(port, '0.0.0.0');
+  return server;
+}

@@ -1,0 +1,56 @@
+import { createDataSource } from '@tickerbell/entities';
+import { ConfigError, JobQueues, createLogger, createWorkerConnection } from '@tickerbell/jobs';
+import { loadWorkersConfig, type WorkersConfig } from './config';
+import { startHealthServer, startHeartbeat } from './health';
+import { startWorkers } from './runtime';
+
+function loadConfigOrExit(): WorkersConfig {
+  try {
+    return loadWorkersConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger('workers', config.LOG_LEVEL);
+  const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-workers' });
+  await dataSource.initialize();
+  const connection = createWorkerConnection(config.REDIS_URL);
+  const queues = new JobQueues(createWorkerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const runtime = await startWorkers({ dataSource, connection, queues, logger, queueNames: config.WORKER_QUEUES });
+  const heartbeat = startHeartbeat(connection, config.QUEUE_PREFIX, runtime);
+  const healthServer = config.WORKER_HEALTH_PORT ? startHealthServer(config.WORKER_HEALTH_PORT, runtime) : undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'workers: shutting down, waiting for running jobs');
+    const force = setTimeout(() => {
+      logger.error('workers: shutdown timed out, exiting');
+      process.exit(1);
+    }, config.WORKER_SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    await runtime.close();
+    await heartbeat.stop();
+    healthServer?.close();
+    await queues.close();
+    await connection.quit();
+    await dataSource.destroy();
+    logger.info('workers: stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`workers failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
