@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type Redis from 'ioredis';
+import { pinoHttp } from 'pino-http';
+import type { DataSource } from 'typeorm';
+import type { JobQueues, Logger } from '@tickerbell/jobs';
+import { adminQueuesRoutes } from './admin/queues.routes';
+import type { ApiConfig } from './config';
+import { healthRoutes } from './health/health.routes';
+import { errorHandler, notFoundHandler } from './http/errors';
+import { requestId } from './http/request-id';
+
+export interface AppDeps {
+  config: ApiConfig;
+  dataSource: DataSource;
+  /** A fail-fast connection (createProducerConnection). */
+  redis: Redis;
+  queues: JobQueues;
+  logger: Logger;
+}
+
+/** The Express app, without listening: tests drive it with supertest, main.ts serves it. */
+export function createApp(deps: AppDeps): Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => String(res.getHeader('x-request-id')),
+      autoLogging: { ignore: (req) => req.url === '/api/health' },
+    }),
+  );
+
+  // bull-board's UI needs its own scripts: mounted before the strict content security policy.
+  app.use(
+    helmet({ contentSecurityPolicy: false }),
+    adminQueuesRoutes({ queues: deps.queues, token: config.ADMIN_QUEUES_TOKEN }),
+  );
+  app.use(helmet());
+  app.use(express.json({ limit: config.BODY_LIMIT }));
+  app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT }));
+
+  app.use('/api', healthRoutes(deps));
+  app.use('/api', notFoundHandler);
+
+  if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/** The built single-page client: static files, and index.html for every other GET. */
+function serveWeb(app: Express, dir: string): void {
+  const index = path.join(dir, 'index.html');
+  if (!fs.existsSync(index)) return;
+  app.use(express.static(dir, { index: false, maxAge: '1h' }));
+  app.get(/^(?!\/api\/|\/admin\/).*/, (_req, res) => res.sendFile(index));
+}

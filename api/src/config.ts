@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { commonEnvSchema, parseEnv } from '@tickerbell/jobs';
+
+export const apiEnvSchema = commonEnvSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public origin of the site (links in emails, same-origin checks). */
+  PUBLIC_URL: z.url().default('http://localhost:5173'),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 100kb or 1mb').default('100kb'),
+  /** Express "trust proxy": hops of reverse proxies in front of the api (0 = none). */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** Until the admin role exists, bull-board at /admin/queues is on only when this token is set. */
+  ADMIN_QUEUES_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Built web client to serve (web/dist); unset to serve the api only. */
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type ApiConfig = z.infer<typeof apiEnvSchema>;
+
+export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
+  return parseEnv(apiEnvSchema, env, 'api');
+}

@@ -1,0 +1,54 @@
+import { Router } from 'express';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+
+export interface Check {
+  ok: boolean;
+  latencyMs: number;
+  error?: string;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function timed(run: () => Promise<unknown>): Promise<Check> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      run(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return { ok: true, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : 'failed',
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** /api/health: the process is alive. /api/ready: it can do its work (database and Redis answer). */
+export function healthRoutes(deps: { dataSource: DataSource; redis: Redis }): Router {
+  const router = Router();
+  const startedAt = Date.now();
+
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) });
+  });
+
+  router.get('/ready', async (_req, res) => {
+    const [database, redis] = await Promise.all([
+      timed(() => deps.dataSource.query('SELECT 1')),
+      timed(() => deps.redis.ping()),
+    ]);
+    const ready = database.ok && redis.ok;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: { database, redis } });
+  });
+
+  return router;
+}

@@ -1,0 +1,53 @@
+import { createDataSource } from '@tickerbell/entities';
+import { ConfigError, JobQueues, createLogger, createProducerConnection } from '@tickerbell/jobs';
+import { createApp } from './app';
+import { loadApiConfig, type ApiConfig } from './config';
+
+function loadConfigOrExit(): ApiConfig {
+  try {
+    return loadApiConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger('api', config.LOG_LEVEL);
+  const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-api' });
+  await dataSource.initialize();
+  const redis = createProducerConnection(config.REDIS_URL);
+  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const queues = new JobQueues(redis, config.QUEUE_PREFIX);
+  const app = createApp({ config, dataSource, redis, queues, logger });
+  const server = app.listen(config.PORT, config.HOST, () => {
+    logger.info({ port: config.PORT, host: config.HOST }, 'api listening');
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api: shutting down');
+    setTimeout(() => process.exit(1), 10000).unref();
+    server.close(async () => {
+      await queues.close();
+      redis.disconnect();
+      await dataSource.destroy();
+      process.exit(0);
+    });
+    // Keep-alive connections would hold close() open.
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`api failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ConfigError } from '@tickerbell/jobs';
+import { loadApiConfig } from '../src/config';
+
+const base = { DATABASE_URL: 'postgres://u@localhost/db', REDIS_URL: 'redis://localhost:6379' };
+
+describe('api configuration', () => {
+  it('has defaults that work locally', () => {
+    expect(loadApiConfig(base)).toMatchObject({ PORT: 3000, BODY_LIMIT: '100kb', TRUST_PROXY: 0 });
+  });
+
+  it('names each bad variable', () => {
+    try {
+      loadApiConfig({ ...base, PORT: '70000', ADMIN_QUEUES_TOKEN: 'short', BODY_LIMIT: 'lots' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual(['ADMIN_QUEUES_TOKEN', 'BODY_LIMIT', 'PORT']);
+    }
+  });
+
+  it('the api process exits non-zero with the message when configuration is bad', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+      cwd: path.resolve(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH, ...base, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid configuration for api');
+    expect(result.stderr).toMatch(/PORT: /);
+  });
+});
