@@ -1,0 +1,71 @@
+import { render, screen, within } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { installUnreachableFetch, removeFetch } from '../test/fake-fetch';
+import { routes } from './app';
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+afterEach(removeFetch);
+
+describe('app routes', () => {
+  it('renders the home page inside the layout at /', () => {
+    renderAt('/');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'The market moves. Tickerbell rings.' })).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main-content');
+    expect(document.title).toBe('Tickerbell · Market analytics and alerts for traders');
+  });
+
+  it('describes each capability from the spec on the home page', () => {
+    renderAt('/');
+
+    for (const title of [
+      'Market open and close notifications',
+      'Price and technical alerts',
+      'Crypto alerts you can hear',
+      'Watchlists and saved chart layouts',
+      'Prediction-market tracking',
+      'Futures positioning (COT)',
+      'Crypto chat rooms',
+      'Whale wallet tracking',
+      'IPO lockup expirations',
+      'Insider share trading',
+      'Liquidity-pool yield analytics',
+      'Team accounts and subscriptions',
+      'In-app notifications',
+      'Light and dark, on a schedule',
+      'Install it like an app',
+    ]) {
+      expect(screen.getByRole('article', { name: title })).toBeInTheDocument();
+    }
+  });
+
+  it('loads the status page on demand at /status', async () => {
+    installUnreachableFetch();
+
+    renderAt('/status');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'System status' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'The Tickerbell API is unreachable' })).toBeInTheDocument();
+  });
+
+  it('shows a not-found page with a way home for unknown paths', () => {
+    renderAt('/no/such/page');
+
+    const main = within(screen.getByRole('main'));
+    expect(main.getByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(main.getByText('/no/such/page')).toBeInTheDocument();
+    expect(main.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    expect(document.title).toBe('Page not found · Tickerbell');
+    // The site's header and footer stay around the error.
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+  });
+});
