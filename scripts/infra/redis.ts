@@ -1,0 +1,144 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Redis from 'ioredis';
+import { DATA_DIR } from './paths';
+import { freePort, isProcessAlive } from './ports';
+import { info, InfraError, warn } from './log';
+
+export interface RedisServer {
+  url: string;
+  origin: 'env' | 'local' | 'spawned' | 'spawned-running';
+  stop(): Promise<void>;
+}
+
+const LOCAL_URL = 'redis://127.0.0.1:6379';
+const SPAWN_DIR = path.join(DATA_DIR, 'redis');
+const STATE_FILE = path.join(SPAWN_DIR, 'server.json');
+
+export const HOW_TO_GET_REDIS =
+  'Redis is needed and none was found. Either set REDIS_URL, or install it:\n' +
+  '  Debian/Ubuntu: apt-get install redis-server\n' +
+  '  macOS:         brew install redis\n' +
+  '  Docker:        docker compose up -d redis';
+
+/** PING with a short timeout and no retries; the error when it fails. */
+export async function probeRedis(url: string, timeoutMs = 1500): Promise<Error | null> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** BullMQ needs Redis to keep every key: warn when keys may be evicted under memory pressure. */
+export async function warnIfEvicting(url: string): Promise<void> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const reply = (await client.config('GET', 'maxmemory-policy')) as string[];
+    const policy = reply[1];
+    if (policy && policy !== 'noeviction') {
+      warn(
+        `Redis maxmemory-policy is "${policy}", not "noeviction": under memory pressure Redis may ` +
+          'evict queue keys and jobs get lost. Set `maxmemory-policy noeviction` (CONFIG SET or redis.conf).',
+      );
+    }
+  } catch {
+    // Managed Redis services often forbid CONFIG; nothing to check then.
+  } finally {
+    client.disconnect();
+  }
+}
+
+function whichRedisServer(): string | null {
+  const result = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const found = result.stdout.trim();
+  return result.status === 0 && found ? found : null;
+}
+
+function runningSpawned(): { pid: number; port: number } | null {
+  if (!fs.existsSync(STATE_FILE)) return null;
+  try {
+    const state = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as { pid: number; port: number };
+    return isProcessAlive(state.pid) ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+async function spawnRedis(): Promise<RedisServer> {
+  const running = runningSpawned();
+  if (running) {
+    info(`using the Redis we started earlier on port ${running.port}`);
+    return { url: `redis://127.0.0.1:${running.port}`, origin: 'spawned-running', stop: async () => undefined };
+  }
+  const binary = whichRedisServer();
+  if (!binary) throw new InfraError(HOW_TO_GET_REDIS);
+  fs.mkdirSync(SPAWN_DIR, { recursive: true });
+  const port = await freePort(Number(process.env.SPAWNED_REDIS_PORT ?? 63799));
+  const child: ChildProcess = spawn(
+    binary,
+    [
+      '--port', String(port),
+      '--bind', '127.0.0.1',
+      '--dir', SPAWN_DIR,
+      '--appendonly', 'yes',
+      '--save', '',
+      '--maxmemory-policy', 'noeviction',
+      '--daemonize', 'no',
+    ],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 50; i++) {
+    if (!(await probeRedis(url, 200))) break;
+    if (child.exitCode !== null) throw new InfraError(`redis-server exited at start (code ${child.exitCode})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (await probeRedis(url)) throw new InfraError(`redis-server did not answer on port ${port}`);
+  fs.writeFileSync(STATE_FILE, JSON.stringify({ pid: child.pid, port }));
+  info(`started redis-server on port ${port} (data in ${SPAWN_DIR})`);
+  return {
+    url,
+    origin: 'spawned',
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(STATE_FILE, { force: true });
+      info('redis-server stopped');
+    },
+  };
+}
+
+/** REDIS_URL when set, else 127.0.0.1:6379 when it answers, else a redis-server we start. */
+export async function resolveRedis(envUrl?: string): Promise<RedisServer> {
+  if (envUrl) {
+    const error = await probeRedis(envUrl, 3000);
+    if (error) throw new InfraError(`REDIS_URL is set but Redis does not answer there: ${error.message}`);
+    await warnIfEvicting(envUrl);
+    return { url: envUrl, origin: 'env', stop: async () => undefined };
+  }
+  if (!(await probeRedis(LOCAL_URL))) {
+    info('using the Redis server on 127.0.0.1:6379');
+    await warnIfEvicting(LOCAL_URL);
+    return { url: LOCAL_URL, origin: 'local', stop: async () => undefined };
+  }
+  return spawnRedis();
+}
