@@ -8,7 +8,7 @@ import { formatQueueCounts, queueCounts } from './queues.command';
 import { runJob } from './run.command';
 
 /** Connections opened on demand: `migrate` needs no Redis, `queues` no database. */
-class CliContext {
+export class CliContext {
   private dataSource?: DataSource;
   private redis?: Redis;
   private jobQueues?: JobQueues;
