@@ -23,6 +23,7 @@ module.exports = {
     node('jobs'),
     node('workers'),
     node('api'),
+    { ...node('scripts'), testMatch: ['<rootDir>/test/**/*.test.ts'] },
     {
       displayName: 'web',
       rootDir: '<rootDir>/web',

@@ -15,7 +15,8 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+// The local server probed before falling back to the embedded one; overridable to test that fallback.
+const LOCAL_URL = process.env.TB_LOCAL_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EMBEDDED_DIR = path.join(DATA_DIR, 'postgres');
 const EMBEDDED_USER = 'postgres';
 const EMBEDDED_PASSWORD = 'tickerbell';
@@ -138,10 +139,10 @@ export async function resolvePostgresServer(envAdminUrl?: string): Promise<Postg
   }
   const localError = await probePostgres(LOCAL_URL, 1500);
   if (!localError) {
-    info('using the PostgreSQL server on 127.0.0.1:5432');
+    info(`using the PostgreSQL server at ${new URL(LOCAL_URL).host}`);
     return { adminUrl: LOCAL_URL, origin: 'local', stop: async () => undefined };
   }
-  info(`no usable PostgreSQL on 127.0.0.1:5432 (${localError.message}); using the embedded one`);
+  info(`no usable PostgreSQL at ${new URL(LOCAL_URL).host} (${localError.message}); using the embedded one`);
   return startEmbedded();
 }
 

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Redis from 'ioredis';
@@ -12,7 +12,8 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-const LOCAL_URL = 'redis://127.0.0.1:6379';
+// The local server probed before starting our own; overridable to test that fallback.
+const LOCAL_URL = process.env.TB_LOCAL_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SPAWN_DIR = path.join(DATA_DIR, 'redis');
 const STATE_FILE = path.join(SPAWN_DIR, 'server.json');
 
@@ -65,9 +66,16 @@ export async function warnIfEvicting(url: string): Promise<void> {
 }
 
 function whichRedisServer(): string | null {
-  const result = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-  const found = result.stdout.trim();
-  return result.status === 0 && found ? found : null;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'redis-server');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return null;
 }
 
 function runningSpawned(): { pid: number; port: number } | null {
@@ -136,7 +144,7 @@ export async function resolveRedis(envUrl?: string): Promise<RedisServer> {
     return { url: envUrl, origin: 'env', stop: async () => undefined };
   }
   if (!(await probeRedis(LOCAL_URL))) {
-    info('using the Redis server on 127.0.0.1:6379');
+    info(`using the Redis server at ${new URL(LOCAL_URL).host}`);
     await warnIfEvicting(LOCAL_URL);
     return { url: LOCAL_URL, origin: 'local', stop: async () => undefined };
   }
