@@ -7,7 +7,7 @@ COPY jobs/package.json jobs/
 COPY workers/package.json workers/
 COPY api/package.json api/
 COPY web/package.json web/
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 
 FROM deps AS source
 COPY tsconfig.base.json tsconfig.json ./

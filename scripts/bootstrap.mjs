@@ -24,12 +24,11 @@ if (major < 20 || (major === 20 && minor < 19)) {
 }
 
 if (!fs.existsSync(path.join(root, 'node_modules', 'tsx'))) {
-  const hasLock = fs.existsSync(path.join(root, 'package-lock.json'));
-  console.error(`[tickerbell] installing dependencies (npm ${hasLock ? 'ci' : 'install'}) ...`);
-  const result = spawnSync('npm', [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  // `npm install` rather than `npm ci`: it still installs exactly what package-lock.json pins, but
+  // npm 11 leaves other platforms' optional binaries out of the lockfile and `npm ci` then
+  // refuses it as out of sync.
+  console.error('[tickerbell] installing dependencies (npm install) ...');
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error('[tickerbell] dependency installation failed');
     process.exit(result.status ?? 1);
