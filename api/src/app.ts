@@ -11,6 +11,7 @@ import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requestId } from './http/request-id';
+import { statusRoutes } from './status/status.routes';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT }));
 
   app.use('/api', healthRoutes(deps));
+  app.use('/api', statusRoutes(deps));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));

@@ -12,3 +12,4 @@ export * from './runtime/redis';
 export * from './housekeeping/purge-expired';
 export * from './seeds/seeds';
 export * from './seeds/markets.seed';
+export * from './runtime/heartbeat';

@@ -1,21 +1,8 @@
 import http from 'node:http';
 import cron from 'node-cron';
 import type Redis from 'ioredis';
+import { HEARTBEAT_TTL_SECONDS, heartbeatKey, type WorkerHeartbeat } from '@tickerbell/jobs';
 import type { WorkersRuntime } from './runtime';
-
-export const HEARTBEAT_TTL_SECONDS = 30;
-
-export interface WorkerHeartbeat {
-  id: string;
-  queues: string[];
-  startedAt: string;
-  at: string;
-  running: boolean;
-}
-
-export function heartbeatKey(prefix: string, id: string): string {
-  return `${prefix}:workers:${id}`;
-}
 
 function snapshot(runtime: WorkersRuntime, startedAt: Date): WorkerHeartbeat {
   return {
