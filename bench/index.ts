@@ -5,8 +5,9 @@ import { resolvePostgresServer, type PostgresServer } from '../scripts/infra/pos
 import { resolveRedis, type RedisServer } from '../scripts/infra/redis';
 import { formatTable, type Benchmark } from './bench';
 import { bullmqBaseline } from './bullmq-baseline.bench';
+import { marketHoursBench } from './market-hours.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

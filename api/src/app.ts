@@ -5,11 +5,12 @@ import helmet from 'helmet';
 import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { DataSource } from 'typeorm';
-import type { JobQueues, Logger } from '@tickerbell/jobs';
+import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import { adminQueuesRoutes } from './admin/queues.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { marketHoursRoutes } from './market-hours/market-hours.routes';
 import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
 
@@ -20,6 +21,8 @@ export interface AppDeps {
   redis: Redis;
   queues: JobQueues;
   logger: Logger;
+  /** "Now" for market status, token expiries and the like (default: the system clock). */
+  clock?: Clock;
 }
 
 /** The Express app, without listening: tests drive it with supertest, main.ts serves it. */
@@ -53,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/api', healthRoutes(deps));
   app.use('/api', statusRoutes(deps));
+  app.use('/api', marketHoursRoutes(deps));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));

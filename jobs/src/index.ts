@@ -13,3 +13,4 @@ export * from './housekeeping/purge-expired';
 export * from './seeds/seeds';
 export * from './seeds/markets.seed';
 export * from './runtime/heartbeat';
+export * from './market-hours/index';

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendars, readExchangeCalendarFile } from '../market-hours/market-hours.import';
 
 export interface Seed {
   /** Recorded in seed_history once applied; never rename one that has shipped. */
@@ -33,6 +34,10 @@ export const SEEDS: Seed[] = [
         );
       }
     },
+  },
+  {
+    name: '2026-11-market-hours',
+    run: (manager) => importExchangeCalendars(manager, readExchangeCalendarFile(BUNDLED_EXCHANGE_CALENDARS_PATH)).then(() => undefined),
   },
 ];
 

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '@tickerbell/entities';
 import { ConfigError, JobQueues, commonEnvSchema, createProducerConnection, parseEnv, runSeeds, type CommonEnv } from '@tickerbell/jobs';
 import { CliError } from './cli-error';
+import { registerMarketHoursCommands } from './market-hours.command';
 import { formatQueueCounts, queueCounts } from './queues.command';
 import { runJob } from './run.command';
 
@@ -86,6 +87,8 @@ export function buildProgram(context: () => CliContext, io: CliIo): Command {
       const job = await runJob(context().queues(), name, opts.data);
       out(JSON.stringify({ enqueued: name, id: job.id, queue: job.queue }));
     });
+
+  registerMarketHoursCommands(program, context, io);
 
   return program;
 }
