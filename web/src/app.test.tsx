@@ -1,19 +1,30 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
-import { installUnreachableFetch, removeFetch } from '../test/fake-fetch';
+import { installFetch, removeFetch } from '../test/fake-fetch';
 import { routes } from './app';
 
-function renderAt(path: string) {
+async function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(<RouterProvider router={router} />);
+  // Let the session check every page starts settle inside act.
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
   return router;
 }
 
+// Signed out; every other call fails the way a browser's does when nothing answers.
+beforeEach(() => {
+  installFetch((path) => {
+    if (path === '/api/auth/session') return { status: 200, body: {} };
+    throw new TypeError('Failed to fetch');
+  });
+});
 afterEach(removeFetch);
 
 describe('app routes', () => {
-  it('renders the home page inside the layout at /', () => {
-    renderAt('/');
+  it('renders the home page inside the layout at /', async () => {
+    await renderAt('/');
 
     expect(screen.getByRole('heading', { level: 1, name: 'The market moves. Tickerbell rings.' })).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
@@ -23,8 +34,8 @@ describe('app routes', () => {
     expect(document.title).toBe('Tickerbell · Market analytics and alerts for traders');
   });
 
-  it('describes each capability from the spec on the home page', () => {
-    renderAt('/');
+  it('describes each capability from the spec on the home page', async () => {
+    await renderAt('/');
 
     for (const title of [
       'Market open and close notifications',
@@ -48,16 +59,14 @@ describe('app routes', () => {
   });
 
   it('loads the status page on demand at /status', async () => {
-    installUnreachableFetch();
-
-    renderAt('/status');
+    await renderAt('/status');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'System status' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'The Tickerbell API is unreachable' })).toBeInTheDocument();
   });
 
-  it('shows a not-found page with a way home for unknown paths', () => {
-    renderAt('/no/such/page');
+  it('shows a not-found page with a way home for unknown paths', async () => {
+    await renderAt('/no/such/page');
 
     const main = within(screen.getByRole('main'));
     expect(main.getByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();

@@ -1,24 +1,91 @@
 import type { RouteObject } from 'react-router-dom';
+import { AppRoot } from './app-root';
 import { SiteLayout } from './layout/site-layout';
 import { lazyComponent } from './lazy-component';
 import { HomePage } from './pages/home-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouteErrorPage } from './pages/route-error-page';
+import { RequireSession } from './session/require-session';
 
-// Only pages most visitors open stay in the initial bundle; the rest load on demand.
-const StatusPage = lazyComponent(() => import('./status/status-page').then((module) => module.StatusPage));
+// Only the home page is in the initial bundle; every other page loads on demand.
+const StatusPage = lazyComponent(() => import('./status/status-page').then((m) => m.StatusPage));
+const FeaturesPage = lazyComponent(() => import('./pages/features-page').then((m) => m.FeaturesPage));
+const PricingPage = lazyComponent(() => import('./pages/pricing-page').then((m) => m.PricingPage));
+const ResearchPage = lazyComponent(() => import('./pages/research-page').then((m) => m.ResearchPage));
+const ResearchCotPage = lazyComponent(() => import('./pages/research-cot-page').then((m) => m.ResearchCotPage));
+const AboutPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.AboutPage));
+const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.TeamPage));
+const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
+const FaqPage = lazyComponent(() => import('./pages/faq-page').then((m) => m.FaqPage));
+const HelpPage = lazyComponent(() => import('./pages/help-page').then((m) => m.HelpPage));
+const ContactPage = lazyComponent(() => import('./pages/contact-page').then((m) => m.ContactPage));
+const PrivacyPage = lazyComponent(() => import('./pages/legal-pages').then((m) => m.PrivacyPage));
+const TermsPage = lazyComponent(() => import('./pages/legal-pages').then((m) => m.TermsPage));
+const CookiesPage = lazyComponent(() => import('./pages/legal-pages').then((m) => m.CookiesPage));
+
+const SignInPage = lazyComponent(() => import('./auth/sign-in-page').then((m) => m.SignInPage));
+const SignUpPage = lazyComponent(() => import('./auth/sign-up-page').then((m) => m.SignUpPage));
+const VerifyEmailPage = lazyComponent(() => import('./auth/token-pages').then((m) => m.VerifyEmailPage));
+const ForgotPasswordPage = lazyComponent(() => import('./auth/token-pages').then((m) => m.ForgotPasswordPage));
+const ResetPasswordPage = lazyComponent(() => import('./auth/token-pages').then((m) => m.ResetPasswordPage));
+
+const DashboardLayout = lazyComponent(() => import('./dashboard/dashboard-layout').then((m) => m.DashboardLayout));
+const OverviewPage = lazyComponent(() => import('./dashboard/overview-page').then((m) => m.OverviewPage));
+const ExchangesPage = lazyComponent(() => import('./dashboard/exchanges-page').then((m) => m.ExchangesPage));
+const ActivityPage = lazyComponent(() => import('./dashboard/activity-page').then((m) => m.ActivityPage));
+const SettingsPage = lazyComponent(() => import('./dashboard/settings-page').then((m) => m.SettingsPage));
+const DemoPage = lazyComponent(() => import('./dashboard/demo-page').then((m) => m.DemoPage));
 
 export const routes: RouteObject[] = [
   {
-    element: <SiteLayout />,
+    element: <AppRoot />,
     children: [
       {
-        // A pathless route so a failing page keeps the header and footer around its error.
-        errorElement: <RouteErrorPage />,
+        element: <SiteLayout />,
         children: [
-          { index: true, element: <HomePage /> },
-          { path: 'status', element: <StatusPage /> },
-          { path: '*', element: <NotFoundPage /> },
+          {
+            // A pathless route so a failing page keeps the header and footer around its error.
+            errorElement: <RouteErrorPage />,
+            children: [
+              { index: true, element: <HomePage /> },
+              { path: 'status', element: <StatusPage /> },
+              { path: 'features', element: <FeaturesPage /> },
+              { path: 'pricing', element: <PricingPage /> },
+              { path: 'research', element: <ResearchPage /> },
+              { path: 'research/cot', element: <ResearchCotPage /> },
+              { path: 'about', element: <AboutPage /> },
+              { path: 'team', element: <TeamPage /> },
+              { path: 'guides', element: <GuidesPage /> },
+              { path: 'faq', element: <FaqPage /> },
+              { path: 'help', element: <HelpPage /> },
+              { path: 'contact', element: <ContactPage /> },
+              { path: 'privacy', element: <PrivacyPage /> },
+              { path: 'terms', element: <TermsPage /> },
+              { path: 'cookies', element: <CookiesPage /> },
+              { path: 'sign-in', element: <SignInPage /> },
+              { path: 'sign-up', element: <SignUpPage /> },
+              { path: 'verify-email', element: <VerifyEmailPage /> },
+              { path: 'forgot-password', element: <ForgotPasswordPage /> },
+              { path: 'reset-password', element: <ResetPasswordPage /> },
+              // Public: the demo works without signing in.
+              { path: 'dashboard/demo', element: <DemoPage /> },
+              {
+                path: 'dashboard',
+                element: (
+                  <RequireSession>
+                    <DashboardLayout />
+                  </RequireSession>
+                ),
+                children: [
+                  { index: true, element: <OverviewPage /> },
+                  { path: 'exchanges', element: <ExchangesPage /> },
+                  { path: 'activity', element: <ActivityPage /> },
+                  { path: 'settings', element: <SettingsPage /> },
+                ],
+              },
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
         ],
       },
     ],

@@ -2,10 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { routes } from './app';
-import { followSystemTheme } from './theme/system-theme';
+import { registerServiceWorker } from './pwa/register-service-worker';
 import './styles.css';
-
-followSystemTheme();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -17,3 +15,5 @@ createRoot(container).render(
     <RouterProvider router={router} />
   </StrictMode>,
 );
+
+void registerServiceWorker(import.meta.env.PROD);

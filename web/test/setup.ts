@@ -6,3 +6,23 @@ Object.assign(globalThis, { TextEncoder, TextDecoder });
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it on navigation.
 Object.defineProperty(window, 'scrollTo', { value: () => undefined, writable: true });
+
+// jsdom has no canvas backend; answer like a browser without 2D canvas support instead of
+// printing jsdom's "not implemented" error.
+Object.defineProperty(HTMLCanvasElement.prototype, 'getContext', { value: () => null, writable: true });
+
+// jsdom has no Fetch API classes; react-router's data routers build a Request for every
+// navigation (GET, no body), so a minimal stand-in is enough.
+if (typeof globalThis.Request === 'undefined') {
+  class MinimalRequest {
+    readonly url: string;
+    readonly method: string;
+    readonly signal: AbortSignal;
+    constructor(input: string | URL, init: { method?: string; signal?: AbortSignal } = {}) {
+      this.url = String(input);
+      this.method = init.method ?? 'GET';
+      this.signal = init.signal ?? new AbortController().signal;
+    }
+  }
+  Object.assign(globalThis, { Request: MinimalRequest });
+}

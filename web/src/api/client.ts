@@ -92,6 +92,8 @@ export interface RequestOptions<T> {
   timeoutMs?: number;
   /** Non-2xx statuses whose body is a normal answer rather than an error (503 from /api/ready). */
   acceptStatuses?: readonly number[];
+  /** Extra request headers (the auth calls send their csrf token as x-csrf-token). */
+  headers?: Readonly<Record<string, string>>;
   parse: BodyParser<T>;
 }
 
@@ -113,7 +115,7 @@ function isAbort(error: unknown): boolean {
 export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
   const { method = 'GET', body, signal, acceptStatuses = [], parse } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   // One controller for both the caller's abort and our time limit (AbortSignal.any is too new).

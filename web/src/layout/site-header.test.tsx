@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { TestProviders } from '../../test/providers';
 import { SiteHeader } from './site-header';
 
 function CurrentPath() {
@@ -10,10 +11,12 @@ function CurrentPath() {
 function renderHeader(path = '/') {
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <SiteHeader />
-      <Routes>
-        <Route path="*" element={<CurrentPath />} />
-      </Routes>
+      <TestProviders>
+        <SiteHeader />
+        <Routes>
+          <Route path="*" element={<CurrentPath />} />
+        </Routes>
+      </TestProviders>
     </MemoryRouter>,
   );
 }
@@ -32,7 +35,9 @@ describe('SiteHeader', () => {
     const container = document.createElement('div');
     container.innerHTML = renderToString(
       <MemoryRouter>
-        <SiteHeader />
+        <TestProviders>
+          <SiteHeader />
+        </TestProviders>
       </MemoryRouter>,
     );
 

@@ -1,8 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { useSession } from '../session/session-provider';
 import { HEADER_LINKS, SIGN_IN_PATH, SIGN_UP_PATH } from './site-links';
 import { TickerbellLogo } from './tickerbell-logo';
 import { useHasMounted } from './use-has-mounted';
+import { UserMenu } from './user-menu';
 
 function navLinkClass({ isActive }: { isActive: boolean }): string {
   return isActive ? 'nav-link nav-link--active' : 'nav-link';
@@ -36,10 +38,13 @@ function MenuIcon({ open }: { open: boolean }) {
 
 export function SiteHeader() {
   const mounted = useHasMounted();
+  const { status, session, signOut } = useSession();
+  const user = status === 'authenticated' ? session?.user : undefined;
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const closeMenu = (): void => setMenuOpen(false);
 
   // Back/forward navigation changes the page without a click on a menu link.
@@ -79,13 +84,22 @@ export function SiteHeader() {
                 ))}
               </ul>
             </nav>
-            <div className="site-header__actions">
-              <Link to={SIGN_IN_PATH} className="button button--ghost">
-                Sign In
-              </Link>
-              <Link to={SIGN_UP_PATH} className="button button--primary">
-                Sign Up
-              </Link>
+            {/* Signed in, the avatar and its menu stay in the bar at every width (bell and Sign Out on phones too). */}
+            <div className={user ? 'site-header__actions site-header__actions--signed-in' : 'site-header__actions'}>
+              {user ? (
+                <UserMenu user={user} />
+              ) : status === 'loading' ? (
+                <span className="skeleton skeleton--button" aria-hidden="true" />
+              ) : (
+                <>
+                  <Link to={SIGN_IN_PATH} className="button button--ghost">
+                    Sign In
+                  </Link>
+                  <Link to={SIGN_UP_PATH} className="button button--primary">
+                    Sign Up
+                  </Link>
+                </>
+              )}
             </div>
             <button
               ref={toggleRef}
@@ -117,6 +131,25 @@ export function SiteHeader() {
               ))}
             </ul>
           </nav>
+          {user ? (
+            <div className="mobile-menu__cta">
+              <Link to="/dashboard" className="button button--primary button--block" onClick={closeMenu}>
+                Dashboard
+              </Link>
+              <button
+                type="button"
+                className="button button--secondary button--block"
+                onClick={() => {
+                  closeMenu();
+                  void signOut()
+                    .catch((error: unknown) => console.error('Sign-out request failed', error))
+                    .finally(() => navigate('/'));
+                }}
+              >
+                Sign Out
+              </button>
+            </div>
+          ) : (
           <div className="mobile-menu__cta">
             <p className="mobile-menu__cta-title">Ready to get started?</p>
             <Link to={SIGN_UP_PATH} className="button button--primary button--block" onClick={closeMenu}>
@@ -129,6 +162,7 @@ export function SiteHeader() {
               </Link>
             </p>
           </div>
+          )}
         </div>
       )}
     </header>

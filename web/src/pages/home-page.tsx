@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { ParticleBackground } from '../background/particle-background';
 import { SIGN_UP_PATH } from '../layout/site-links';
 import { CAPABILITY_GROUPS, EXAMPLE_NOTIFICATIONS } from './home-content';
 
@@ -74,7 +75,8 @@ export function HomePage() {
         </section>
       ))}
 
-      <section className="closing-cta" aria-labelledby="closing-cta-title">
+      <section className="closing-cta closing-cta--particles" aria-labelledby="closing-cta-title">
+        <ParticleBackground />
         <div className="container closing-cta__inner">
           <h2 id="closing-cta-title">Ready to get started?</h2>
           <p>Set up your first exchange notifications and alerts in a few minutes.</p>

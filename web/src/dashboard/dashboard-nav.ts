@@ -1,0 +1,15 @@
+// Dashboard areas. The spec lists many feature areas; only the ones built so far appear here, so
+// the navigation never leads to a missing page. Add an entry when its page lands.
+export interface DashboardArea {
+  to: string;
+  label: string;
+  description: string;
+  end: boolean;
+}
+
+export const DASHBOARD_AREAS: readonly DashboardArea[] = [
+  { to: '/dashboard', label: 'Overview', description: 'Followed exchanges and your latest notifications.', end: true },
+  { to: '/dashboard/exchanges', label: 'Exchanges', description: 'Every exchange, its status and its next open or close.', end: false },
+  { to: '/dashboard/activity', label: 'Activity', description: 'Your full notification history.', end: false },
+  { to: '/dashboard/settings', label: 'Settings', description: 'Theme and notification sound.', end: false },
+];

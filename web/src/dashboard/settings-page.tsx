@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { isSoundEnabled, setSoundEnabled } from '../notifications/notification-sound';
+import { ThemeChoiceControl } from '../theme/theme-choice';
+
+export function SettingsPage() {
+  const [sound, setSound] = useState(() => isSoundEnabled());
+  const onSoundChange = (enabled: boolean): void => {
+    setSoundEnabled(enabled);
+    setSound(enabled);
+  };
+  return (
+    <>
+      <title>Settings · Tickerbell</title>
+      <h1>Settings</h1>
+      <section className="dashboard-panel" aria-labelledby="appearance-title">
+        <h2 id="appearance-title">Appearance</h2>
+        <ThemeChoiceControl />
+      </section>
+      <section className="dashboard-panel" aria-labelledby="sound-title">
+        <h2 id="sound-title">Notifications</h2>
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={sound} onChange={(event) => onSoundChange(event.target.checked)} />
+          Play sounds and spoken alerts
+        </label>
+        <p className="form-field__hint">Saved in this browser. With sound off, notifications still appear silently.</p>
+      </section>
+    </>
+  );
+}

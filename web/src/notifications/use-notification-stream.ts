@@ -1,0 +1,70 @@
+// Live notifications from the api's server-sent event stream (/api/stream, built in the
+// market-hours issue). Each `notification` event carries one notification as JSON.
+import { useEffect } from 'react';
+import { isRecord } from '../api/client';
+import { NOTIFICATION_TYPES, type NotificationType } from './notification-store';
+import { useNotifications, type NewNotification } from './notification-provider';
+
+export const NOTIFICATION_STREAM_URL = '/api/stream';
+
+/** The part of EventSource the hook uses, so tests can hand in a fake. */
+export interface NotificationEventSource {
+  addEventListener(type: string, listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: string, listener: (event: MessageEvent) => void): void;
+  close(): void;
+}
+
+export type EventSourceFactory = (url: string) => NotificationEventSource;
+
+const browserEventSource: EventSourceFactory = (url) => new EventSource(url, { withCredentials: true });
+
+/** Reads one `notification` event's data; null (and a console error) when it does not fit. */
+export function parseStreamNotification(data: string): NewNotification | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    if (!isRecord(value)) throw new TypeError('expected an object');
+    const { id, title, message, type, timestamp } = value;
+    if (typeof title !== 'string' || typeof message !== 'string') throw new TypeError('title and message must be text');
+    const parsedTime = typeof timestamp === 'string' ? Date.parse(timestamp) : timestamp;
+    return {
+      ...(typeof id === 'string' || typeof id === 'number' ? { id: String(id) } : {}),
+      ...(typeof parsedTime === 'number' && Number.isFinite(parsedTime) ? { timestamp: parsedTime } : {}),
+      title,
+      message,
+      type: NOTIFICATION_TYPES.includes(type as NotificationType) ? (type as NotificationType) : 'info',
+      ...(typeof value.activityType === 'string' ? { activityType: value.activityType } : {}),
+      ...(typeof value.exchangeId === 'string' ? { exchangeId: value.exchangeId } : {}),
+      ...(typeof value.symbolId === 'string' ? { symbolId: value.symbolId } : {}),
+      ...(isRecord(value.details) ? { details: value.details } : {}),
+      ...(value.useAudio === true ? { useAudio: true } : {}),
+      ...(typeof value.audioMessage === 'string' ? { audioMessage: value.audioMessage } : {}),
+    };
+  } catch (error) {
+    console.error('Ignoring a stream notification that does not parse', error);
+    return null;
+  }
+}
+
+/** Subscribes to the live stream while `enabled`; every notification goes to the centre. */
+export function useNotificationStream(
+  enabled: boolean,
+  createEventSource: EventSourceFactory = browserEventSource,
+  url: string = NOTIFICATION_STREAM_URL,
+): void {
+  const { notify } = useNotifications();
+  useEffect(() => {
+    if (!enabled || (createEventSource === browserEventSource && typeof EventSource !== 'function')) return;
+    const source = createEventSource(url);
+    const onNotification = (event: MessageEvent): void => {
+      const data: unknown = event.data;
+      if (typeof data !== 'string') return;
+      const notification = parseStreamNotification(data);
+      if (notification) notify(notification);
+    };
+    source.addEventListener('notification', onNotification);
+    return () => {
+      source.removeEventListener('notification', onNotification);
+      source.close();
+    };
+  }, [enabled, createEventSource, url, notify]);
+}
