@@ -6,8 +6,9 @@ import { resolveRedis, type RedisServer } from '../scripts/infra/redis';
 import { formatTable, type Benchmark } from './bench';
 import { bullmqBaseline } from './bullmq-baseline.bench';
 import { marketHoursBench } from './market-hours.bench';
+import { cotImportBenchmark } from './cot-import.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

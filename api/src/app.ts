@@ -7,6 +7,7 @@ import { pinoHttp } from 'pino-http';
 import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import { adminQueuesRoutes } from './admin/queues.routes';
+import { cotRoutes } from './cot/cot.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
 import { errorHandler, notFoundHandler } from './http/errors';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', healthRoutes(deps));
   app.use('/api', statusRoutes(deps));
   app.use('/api', marketHoursRoutes(deps));
+  app.use('/api', cotRoutes(deps));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));

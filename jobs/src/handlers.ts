@@ -1,5 +1,6 @@
+import { cotHandlers } from './cot/cot.processor';
 import { housekeepingHandlers } from './housekeeping/housekeeping.processor';
 import type { JobHandler } from './runtime/job-handler';
 
 /** Every job handler. The workers refuse to start unless each job name has exactly one. */
-export const HANDLERS: JobHandler[] = [...housekeepingHandlers];
+export const HANDLERS: JobHandler[] = [...housekeepingHandlers, ...cotHandlers];

@@ -14,3 +14,4 @@ export * from './seeds/seeds';
 export * from './seeds/markets.seed';
 export * from './runtime/heartbeat';
 export * from './market-hours/index';
+export * from './cot/index';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { cotJobs } from './cot/cot.jobs';
 import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
 
 /**
@@ -7,6 +8,7 @@ import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
  */
 export const JOBS = {
   ...housekeepingJobs,
+  ...cotJobs,
 };
 
 export type JobName = keyof typeof JOBS;

@@ -1,3 +1,4 @@
+import { COT_SCHEDULES } from './cot/cot.schedules';
 import type { JobName, JobPayload } from './registry';
 
 export type ScheduleRepeat =
@@ -31,4 +32,5 @@ export const SCHEDULES: ScheduleDefinition[] = [
     repeat: { pattern: '7 * * * *', tz: 'UTC' },
     description: 'Hourly, at minute 7: purge expired tokens, invitations and sessions',
   }),
+  ...COT_SCHEDULES,
 ];

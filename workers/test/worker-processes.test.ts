@@ -57,10 +57,11 @@ describe('worker processes', () => {
 
       const queues = new JobQueues(redis, prefix);
       const schedulers = await queues.queue('housekeeping').getJobSchedulers();
-      expect(schedulers.map((s) => s.key).sort()).toEqual(SCHEDULES.map((s) => s.id).sort());
-      expect(await queues.queue('housekeeping').getJobCountByTypes('delayed')).toBe(SCHEDULES.length);
+      const housekeeping = SCHEDULES.filter((s) => s.job.startsWith('housekeeping.'));
+      expect(schedulers.map((s) => s.key).sort()).toEqual(housekeeping.map((s) => s.id).sort());
+      expect(await queues.queue('housekeeping').getJobCountByTypes('delayed')).toBe(housekeeping.length);
       const heartbeat = JSON.parse((await redis.get((await redis.keys(`${prefix}:workers:*`))[0]))!);
-      expect(heartbeat).toMatchObject({ running: true, queues: ['housekeeping'] });
+      expect(heartbeat).toMatchObject({ running: true, queues: expect.arrayContaining(['housekeeping']) });
     } finally {
       a.child.kill('SIGTERM');
       b.child.kill('SIGTERM');

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { CotPosition } from './cot-position.entity';
 
 /** Analytics computed from one cot_positions row (net positioning, history ranks, divergence). */
@@ -63,6 +63,35 @@ export class CotAnalytics {
   @Column({ type: 'varchar', length: 20, nullable: true })
   alertLevel: string | null;
 
+  // COT index of the net percent over the same window: 100 * (current - min) / (max - min), 0..100.
+  @Column({ type: 'numeric', precision: 5, scale: 2, nullable: true })
+  leveragedCotIndex: string | null;
+
+  @Column({ type: 'numeric', precision: 5, scale: 2, nullable: true })
+  commercialCotIndex: string | null;
+
+  @Column({ type: 'numeric', precision: 5, scale: 2, nullable: true })
+  assetManagerCotIndex: string | null;
+
+  // The lookback (in reports) the ranks were computed over, and how many reports the window held.
+  @Column({ type: 'integer', default: 156 })
+  lookback: number;
+
+  @Column({ type: 'integer', default: 0 })
+  historySize: number;
+
+  // Fewer than 26 reports of history: the ranks are not yet meaningful.
+  @Column({ type: 'boolean', default: false })
+  isProvisional: boolean;
+
+  // What changed since the instrument's previous report (new extremes, divergence changes):
+  // what the alert fan-out reads. See docs/cot.md.
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  alertEvents: unknown[];
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
 }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { seedCotSample } from '../cot/cot.seed';
 import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
 import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendars, readExchangeCalendarFile } from '../market-hours/market-hours.import';
 
@@ -39,6 +40,7 @@ export const SEEDS: Seed[] = [
     name: '2026-11-market-hours',
     run: (manager) => importExchangeCalendars(manager, readExchangeCalendarFile(BUNDLED_EXCHANGE_CALENDARS_PATH)).then(() => undefined),
   },
+  { name: '2026-11-cot-sample', run: (manager) => seedCotSample(manager).then(() => undefined) },
 ];
 
 /**

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineJob } from '../runtime/job-definition';
+import { COT_LOOKBACKS } from './cot-analytics';
+
+const lookback = z.union([z.literal(COT_LOOKBACKS[0]), z.literal(COT_LOOKBACKS[1]), z.literal(COT_LOOKBACKS[2])]);
+
+export const cotJobs = {
+  'cot.fetch-latest': defineJob({
+    queue: 'cot',
+    description:
+      'Polls the CFTC for the newest Traders in Financial Futures report; when it is new, stores it and ' +
+      'queues the analytics of each instrument in it. A no-op once the report due by now is stored',
+    payload: z.object({ force: z.boolean().optional() }).strict(),
+    // The schedule polls again within minutes: a few quick retries are enough.
+    options: { attempts: 3, backoff: { type: 'exponential', delay: 5000 } },
+  }),
+  'cot.import-year': defineJob({
+    queue: 'cot',
+    description: 'Backfill: downloads one yearly TFF archive (fut_fin_txt_YYYY.zip), stores it and queues the analytics',
+    payload: z.object({ year: z.number().int().min(2006).max(2100) }).strict(),
+  }),
+  'cot.recompute-analytics': defineJob({
+    queue: 'cot',
+    description: 'Recomputes and stores the analytics of every report of one instrument (idempotent)',
+    payload: z.object({ cftcCode: z.string().trim().min(1).max(20), lookback: lookback.optional() }).strict(),
+  }),
+};

@@ -1,0 +1,13 @@
+export * from './cftc.parse';
+export * from './cftc.client';
+export * from './cot-instruments';
+export * from './cot-analytics';
+export * from './cot-import';
+export * from './cot-recompute';
+export * from './cot-release';
+export * from './cot-pipeline';
+export * from './cot.config';
+export * from './cot.jobs';
+export * from './cot.schedules';
+export { createCotHandlers, type CotHandlerDeps } from './cot.processor';
+export * from './cot.seed';
