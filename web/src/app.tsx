@@ -13,6 +13,9 @@ const FeaturesPage = lazyComponent(() => import('./pages/features-page').then((m
 const PricingPage = lazyComponent(() => import('./pages/pricing-page').then((m) => m.PricingPage));
 const ResearchPage = lazyComponent(() => import('./pages/research-page').then((m) => m.ResearchPage));
 const ResearchCotPage = lazyComponent(() => import('./pages/research-cot-page').then((m) => m.ResearchCotPage));
+// Both COT screens share one chunk (cot/cot-pages), public and in the dashboard.
+const CotScreenerPage = lazyComponent(() => import('./cot/cot-pages').then((m) => m.CotScreenerPage));
+const CotInstrumentPage = lazyComponent(() => import('./cot/cot-pages').then((m) => m.CotInstrumentPage));
 const AboutPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.AboutPage));
 const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.TeamPage));
 const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
@@ -53,6 +56,8 @@ export const routes: RouteObject[] = [
               { path: 'pricing', element: <PricingPage /> },
               { path: 'research', element: <ResearchPage /> },
               { path: 'research/cot', element: <ResearchCotPage /> },
+              { path: 'research/cot/screener', element: <CotScreenerPage variant="public" /> },
+              { path: 'research/cot/:code', element: <CotInstrumentPage variant="public" /> },
               { path: 'about', element: <AboutPage /> },
               { path: 'team', element: <TeamPage /> },
               { path: 'guides', element: <GuidesPage /> },
@@ -79,6 +84,8 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <OverviewPage /> },
                   { path: 'exchanges', element: <ExchangesPage /> },
+                  { path: 'cot', element: <CotScreenerPage variant="dashboard" /> },
+                  { path: 'cot/:code', element: <CotInstrumentPage variant="dashboard" /> },
                   { path: 'activity', element: <ActivityPage /> },
                   { path: 'settings', element: <SettingsPage /> },
                 ],

@@ -10,6 +10,7 @@ export interface DashboardArea {
 export const DASHBOARD_AREAS: readonly DashboardArea[] = [
   { to: '/dashboard', label: 'Overview', description: 'Followed exchanges and your latest notifications.', end: true },
   { to: '/dashboard/exchanges', label: 'Exchanges', description: 'Every exchange, its status and its next open or close.', end: false },
+  { to: '/dashboard/cot', label: 'COT', description: 'Futures positioning: percentile heat map, extremes and divergence.', end: false },
   { to: '/dashboard/activity', label: 'Activity', description: 'Your full notification history.', end: false },
   { to: '/dashboard/settings', label: 'Settings', description: 'Theme and notification sound.', end: false },
 ];

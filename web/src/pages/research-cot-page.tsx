@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { ContentPage } from './content-page';
 
 export function ResearchCotPage() {
@@ -13,6 +14,17 @@ export function ResearchCotPage() {
         </p>
       }
       sections={[
+        {
+          id: 'screener',
+          heading: 'Live screener',
+          body: (
+            <p>
+              The <Link to="/research/cot/screener">COT screener</Link> applies these rules to every market’s latest
+              report: net positions, percentile heat, extremes and divergence, with a chart page per market. The data
+              is public and needs no account.
+            </p>
+          ),
+        },
         {
           id: 'net-percent',
           heading: 'Net positioning',
