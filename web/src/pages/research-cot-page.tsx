@@ -48,7 +48,7 @@ export function ResearchCotPage() {
               <p className="formula">percentile = 100 × count(values ≤ current) ÷ count(values)</p>
               <p>
                 The values are the group’s net percentages over a window of the latest 156 reports (three years of
-                weekly data) including the current one. You can select a 26- or 52-report window instead.
+                weekly data) including the current one. An operator can set a 26- or 52-report window instead (COT_LOOKBACK); the instrument pages let you choose how much history the charts draw.
               </p>
             </>
           ),
