@@ -6,9 +6,10 @@ import { resolveRedis, type RedisServer } from '../scripts/infra/redis';
 import { formatTable, type Benchmark } from './bench';
 import { bullmqBaseline } from './bullmq-baseline.bench';
 import { marketHoursBench } from './market-hours.bench';
+import { accountsBench } from './accounts.bench';
 import { cotImportBenchmark } from './cot-import.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, accountsBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -6,6 +6,7 @@ import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
+import { createAccounts } from './accounts/accounts';
 import { adminQueuesRoutes } from './admin/queues.routes';
 import { cotRoutes } from './cot/cot.routes';
 import type { ApiConfig } from './config';
@@ -46,17 +47,22 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  const accounts = createAccounts(deps);
+  app.use(accounts.session);
+
   // bull-board's UI needs its own scripts: mounted before the strict content security policy.
   app.use(
     helmet({ contentSecurityPolicy: false }),
-    adminQueuesRoutes({ queues: deps.queues, token: config.ADMIN_QUEUES_TOKEN }),
+    adminQueuesRoutes({ queues: deps.queues, token: config.ADMIN_QUEUES_TOKEN, publicUrl: config.PUBLIC_URL }),
   );
   app.use(helmet());
   app.use(express.json({ limit: config.BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT }));
+  app.use(accounts.csrf);
 
   app.use('/api', healthRoutes(deps));
   app.use('/api', statusRoutes(deps));
+  app.use('/api', accounts.routes);
   app.use('/api', marketHoursRoutes(deps));
   app.use('/api', cotRoutes(deps));
   app.use('/api', notFoundHandler);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commonEnvSchema, parseEnv } from '@tickerbell/jobs';
+import { ConfigError, commonEnvSchema, parseEnv } from '@tickerbell/jobs';
+import { accountsEnvSchema, checkAccountsEnv } from './accounts/accounts.config';
 
 export const apiEnvSchema = commonEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -9,14 +10,18 @@ export const apiEnvSchema = commonEnvSchema.extend({
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 100kb or 1mb').default('100kb'),
   /** Express "trust proxy": hops of reverse proxies in front of the api (0 = none). */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
-  /** Until the admin role exists, bull-board at /admin/queues is on only when this token is set. */
+  /** Operators' alternative to an admin session for bull-board at /admin/queues (Bearer or ?token=). */
   ADMIN_QUEUES_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Built web client to serve (web/dist); unset to serve the api only. */
   WEB_DIST_DIR: z.string().optional(),
+  ...accountsEnvSchema.shape,
 });
 
 export type ApiConfig = z.infer<typeof apiEnvSchema>;
 
 export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
-  return parseEnv(apiEnvSchema, env, 'api');
+  const config = parseEnv(apiEnvSchema, env, 'api');
+  const issues = checkAccountsEnv(config);
+  if (issues.length) throw new ConfigError(issues, 'api');
+  return config;
 }

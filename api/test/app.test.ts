@@ -100,8 +100,9 @@ describe('api app (real Express, PostgreSQL and Redis)', () => {
   });
 
   describe('bull-board at /admin/queues', () => {
-    it('does not exist without ADMIN_QUEUES_TOKEN', async () => {
-      await request(app()).get('/admin/queues').expect(404);
+    it('is 401 without ADMIN_QUEUES_TOKEN and without an admin session', async () => {
+      const res = await request(app()).get('/admin/queues').expect(401);
+      expect(res.body.error.code).toBe('unauthorized');
     });
 
     it('is 401 without the token or with a wrong one', async () => {

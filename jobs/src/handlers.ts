@@ -1,6 +1,7 @@
 import { cotHandlers } from './cot/cot.processor';
+import { mailHandlers } from './mail/mail.processor';
 import { housekeepingHandlers } from './housekeeping/housekeeping.processor';
 import type { JobHandler } from './runtime/job-handler';
 
 /** Every job handler. The workers refuse to start unless each job name has exactly one. */
-export const HANDLERS: JobHandler[] = [...housekeepingHandlers, ...cotHandlers];
+export const HANDLERS: JobHandler[] = [...housekeepingHandlers, ...cotHandlers, ...mailHandlers];

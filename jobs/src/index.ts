@@ -15,3 +15,5 @@ export * from './seeds/markets.seed';
 export * from './runtime/heartbeat';
 export * from './market-hours/index';
 export * from './cot/index';
+export * from './mail/index';
+export * from './accounts/index';

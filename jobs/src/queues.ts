@@ -17,6 +17,7 @@ export const QUEUES = {
     description: 'Purges expired verification and reset tokens, stale invitations and sessions',
     concurrency: 1,
   },
+  mail: { description: 'Outgoing email (verification, password reset, invitations)', concurrency: 5 },
   cot: { description: 'Futures positioning (COT): CFTC report polling, imports and analytics', concurrency: 2 },
 } as const satisfies Record<string, QueueDefinition>;
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { cotJobs } from './cot/cot.jobs';
+import { mailJobs } from './mail/mail.jobs';
 import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
 
 /**
@@ -9,6 +10,7 @@ import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
 export const JOBS = {
   ...housekeepingJobs,
   ...cotJobs,
+  ...mailJobs,
 };
 
 export type JobName = keyof typeof JOBS;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { commonEnvSchema, parseEnv, QUEUE_NAMES, type QueueName } from '@tickerbell/jobs';
+import { commonEnvSchema, mailEnvSchema, parseEnv, QUEUE_NAMES, type QueueName } from '@tickerbell/jobs';
 
 export const workersEnvSchema = commonEnvSchema.extend({
+  ...mailEnvSchema.shape,
   WORKER_QUEUES: z
     .string()
     .transform((value) => value.split(',').map((q) => q.trim()).filter(Boolean))

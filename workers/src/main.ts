@@ -1,5 +1,5 @@
 import { createDataSource } from '@tickerbell/entities';
-import { ConfigError, JobQueues, createLogger, createWorkerConnection } from '@tickerbell/jobs';
+import { ConfigError, JobQueues, createLogger, createMailer, createWorkerConnection } from '@tickerbell/jobs';
 import { loadWorkersConfig, type WorkersConfig } from './config';
 import { startHealthServer, startHeartbeat } from './health';
 import { startWorkers } from './runtime';
@@ -23,7 +23,16 @@ async function main(): Promise<void> {
   await dataSource.initialize();
   const connection = createWorkerConnection(config.REDIS_URL);
   const queues = new JobQueues(createWorkerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
-  const runtime = await startWorkers({ dataSource, connection, queues, logger, queueNames: config.WORKER_QUEUES });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: config.MAIL_OUTBOX_DIR,
+    logger,
+    // Outbox mode is for local use: the log then shows the links a developer needs.
+    logBodies: config.NODE_ENV !== 'production',
+  });
+  if (!config.SMTP_URL) logger.warn({ outbox: config.MAIL_OUTBOX_DIR }, 'SMTP_URL is not set: mail goes to the outbox folder');
+  const runtime = await startWorkers({ dataSource, connection, queues, logger, mailer, queueNames: config.WORKER_QUEUES });
   const heartbeat = startHeartbeat(connection, config.QUEUE_PREFIX, runtime);
   const healthServer = config.WORKER_HEALTH_PORT ? startHealthServer(config.WORKER_HEALTH_PORT, runtime) : undefined;
 
@@ -41,6 +50,7 @@ async function main(): Promise<void> {
     await heartbeat.stop();
     healthServer?.close();
     await queues.close();
+    mailer.close();
     await connection.quit();
     await dataSource.destroy();
     logger.info('workers: stopped');

@@ -16,6 +16,7 @@ import {
   type JobHandler,
   type JobQueues,
   type Logger,
+  type Mailer,
   type QueueDefinition,
   type QueueName,
   type ScheduleDefinition,
@@ -30,6 +31,8 @@ export interface WorkersRuntimeOptions {
   queues: JobQueues;
   logger: Logger;
   clock?: Clock;
+  /** Outgoing mail for mail.send (createMailer); without one, mail jobs fail for good. */
+  mailer?: Mailer;
   handlers?: JobHandler[];
   schedules?: ScheduleDefinition[];
   /** The queues this process works on (default: all). */

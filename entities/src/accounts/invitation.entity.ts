@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { inList } from '../sql';
 import { Team } from './team.entity';
 import { TEAM_ROLES, type TeamRole } from './team-role';
@@ -10,6 +10,7 @@ export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 @Entity({ name: 'invitations' })
 @Check('chk_invitations_role', inList('role', TEAM_ROLES))
 @Check('chk_invitations_status', inList('status', INVITATION_STATUSES))
+@Unique('uq_invitations_token_hash', ['tokenHash'])
 export class Invitation {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -43,4 +44,11 @@ export class Invitation {
 
   @Column({ type: 'varchar', length: 20, default: 'pending' })
   status: InvitationStatus;
+
+  // SHA-256 of the token in the emailed accept link (the raw token is never stored).
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  tokenHash: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  respondedAt: Date | null;
 }

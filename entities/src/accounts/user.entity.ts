@@ -39,6 +39,14 @@ export class User {
   @Column({ type: 'varchar', length: 255, nullable: true })
   googleId: string | null;
 
+  // Avatar URL (from the sign-in provider, or set by the user).
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  image: string | null;
+
+  // A requested new address: it replaces `email` only once its verification link is opened.
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  pendingEmail: string | null;
+
   @Column({ type: 'varchar', length: 20, default: 'member' })
   role: UserRole;
 

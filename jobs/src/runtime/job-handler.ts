@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
+import type { Mailer } from '../mail/mailer';
 import type { JobName, JobPayload } from '../registry';
 import type { Clock } from './clock';
 import type { JobQueues } from './job-queues';
@@ -11,6 +12,8 @@ export interface JobContext {
   queues: JobQueues;
   clock: Clock;
   logger: Logger;
+  /** Outgoing mail (mail.send); workers always have one, a processor called directly may not. */
+  mailer?: Mailer;
   /** The BullMQ job (progress, attempts); absent when a processor is called directly. */
   job?: Job;
 }

@@ -1,0 +1,103 @@
+import type { Request, RequestHandler } from 'express';
+import { Router } from 'express';
+import session from 'express-session';
+import connectPgSimple from 'connect-pg-simple';
+import type { Pool } from 'pg';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
+import type { ApiConfig } from '../config';
+import { activityRoutes } from './activity.routes';
+import { publicLink, type AccountsContext } from './accounts.context';
+import { authRoutes } from './auth.routes';
+import { createCsrf } from './csrf';
+import { createPassport } from './passport';
+import { createRateLimiters } from './rate-limit';
+import { teamsRoutes } from './teams.routes';
+import { userRoutes } from './user.routes';
+
+export const SESSION_COOKIE = 'tb.sid';
+// Only for development and tests: production refuses to start without SESSION_SECRET.
+const DEVELOPMENT_SESSION_SECRET = 'tickerbell-development-session-secret-not-for-production';
+
+export interface Accounts {
+  /** express-session + passport: req.session and req.user on every request. Mount before any route. */
+  session: RequestHandler[];
+  /** CSRF check of state-changing signed-in requests. Mount after the body parsers, before the routes. */
+  csrf: RequestHandler;
+  /** /auth, /user, /teams, /invitations, /notifications/log: mount under /api. */
+  routes: Router;
+}
+
+export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource; redis: Redis; queues: JobQueues; logger: Logger; clock?: Clock }): Accounts {
+  const { config, dataSource, logger } = deps;
+  if (!config.SESSION_SECRET) logger.warn('SESSION_SECRET is not set: using the development secret (never do this in production)');
+
+  const PgStore = connectPgSimple(session);
+  const store = new PgStore({
+    // TypeORM's own pg pool: no second pool to size and close.
+    pool: (dataSource.driver as unknown as { master: Pool }).master,
+    tableName: 'sessions',
+    createTableIfMissing: false,
+    // housekeeping.purge-expired deletes expired sessions cluster-wide.
+    pruneSessionInterval: false,
+    errorLog: (...args: unknown[]) => logger.error({ err: String(args[args.length - 1]) }, 'session store error'),
+  });
+
+  const passport = createPassport({ config, dataSource });
+  const csrf = createCsrf();
+  const ctx: AccountsContext = {
+    config,
+    dataSource,
+    queues: deps.queues,
+    logger,
+    clock: deps.clock ?? systemClock,
+    passport,
+    csrf,
+    limiters: createRateLimiters(deps.redis, {
+      prefix: config.RATE_LIMIT_PREFIX ?? `${config.QUEUE_PREFIX}:rl`,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      signIn: config.RATE_LIMIT_SIGNIN_MAX,
+      signUp: config.RATE_LIMIT_SIGNUP_MAX,
+      reset: config.RATE_LIMIT_RESET_MAX,
+      log: config.RATE_LIMIT_LOG_MAX,
+    }),
+    sessionCookieName: SESSION_COOKIE,
+  };
+
+  const routes = Router();
+  routes.use(authRoutes(ctx), userRoutes(ctx), teamsRoutes(ctx), activityRoutes(ctx));
+
+  return {
+    session: [
+      session({
+        name: SESSION_COOKIE,
+        secret: config.SESSION_SECRET ?? DEVELOPMENT_SESSION_SECRET,
+        store,
+        resave: false,
+        saveUninitialized: false,
+        rolling: true,
+        // Secure whenever the request came over TLS (req.secure honours TRUST_PROXY).
+        cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/', maxAge: config.SESSION_MAX_AGE_DAYS * 24 * 3600 * 1000 },
+      }),
+      passport.initialize(),
+      passport.session(),
+      requirePageSession(config),
+    ],
+    csrf: csrf.protectSession((req) => req.path === '/api/auth/_log'),
+    routes,
+  };
+}
+
+/** Client pages that need a session: a signed-out visitor goes to the sign-in page and comes back. */
+function requirePageSession(config: ApiConfig): RequestHandler {
+  const guarded = (req: Request) =>
+    req.method === 'GET' && /^\/dashboard(\/|$)/.test(req.path) && !/^\/dashboard\/demo(\/|$)/.test(req.path) && (req.get('accept') ?? '').includes('text/html');
+  return (req, res, next) => {
+    if (!guarded(req) || req.user) {
+      next();
+      return;
+    }
+    res.redirect(302, publicLink(config, '/sign-in', { error: 'SessionRequired', callbackUrl: publicLink(config, req.originalUrl) }));
+  };
+}

@@ -1,0 +1,118 @@
+import passport from 'passport';
+import { Strategy as GoogleStrategy, type Profile as GoogleProfile } from 'passport-google-oauth20';
+import { Strategy as LocalStrategy } from 'passport-local';
+import type { DataSource } from 'typeorm';
+import { Account, User } from '@tickerbell/entities';
+import { normalizeEmail } from '@tickerbell/jobs';
+import type { ApiConfig } from '../config';
+import { googleEnabled } from './accounts.config';
+import { clientIp, createUserWithTeam, findLiveUserByEmail, linkGoogleAccount } from './accounts.service';
+import { verifyPassword } from './password-hash';
+import { toSessionUser } from './session-user';
+
+/** Why a sign-in failed, as the client reads it from `error=` (spec section 8). */
+export type SignInErrorCode = 'CredentialsSignin' | 'EmailNotVerified' | 'OAuthCallbackError' | 'AccountNotLinkedError';
+
+/** passport's `info` of a failed sign-in: the error code rides in `message`. */
+export interface SignInFailure {
+  message: SignInErrorCode;
+}
+
+export const GOOGLE_CALLBACK_PATH = '/api/auth/callback/google';
+
+/** A passport instance of its own per app (tests build several apps with different settings). */
+export function createPassport(deps: { config: ApiConfig; dataSource: DataSource }): passport.Authenticator {
+  const { config, dataSource } = deps;
+  const authenticator = new passport.Passport();
+
+  // The session holds only the user id; the user is read afresh on every request, so a deleted
+  // or changed account takes effect at once.
+  authenticator.serializeUser<number>((user, done) => done(null, user.id));
+  authenticator.deserializeUser<number>((id, done) => {
+    dataSource
+      .getRepository(User)
+      .findOne({ where: { id } })
+      .then((user) => done(null, user ? toSessionUser(user) : false), done);
+  });
+
+  authenticator.use(
+    'credentials',
+    new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
+      findLiveUserByEmail(dataSource.manager, normalizeEmail(email))
+        .then(async (user) => {
+          // Same answer, and about the same time, for an unknown email and a wrong password.
+          const valid = await verifyPassword(user?.passwordHash ?? null, password);
+          if (!user || !valid) return done(null, false, { message: 'CredentialsSignin' } satisfies SignInFailure);
+          if (!user.isVerified) return done(null, false, { message: 'EmailNotVerified' } satisfies SignInFailure);
+          return done(null, toSessionUser(user));
+        })
+        .catch(done);
+    }),
+  );
+
+  if (googleEnabled(config)) {
+    authenticator.use(
+      'google',
+      new GoogleStrategy(
+        {
+          clientID: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+          callbackURL: new URL(GOOGLE_CALLBACK_PATH, config.PUBLIC_URL).toString(),
+          authorizationURL: config.GOOGLE_AUTHORIZATION_URL,
+          tokenURL: config.GOOGLE_TOKEN_URL,
+          userProfileURL: config.GOOGLE_USERINFO_URL,
+          scope: ['openid', 'email', 'profile'],
+          state: true,
+          passReqToCallback: true,
+        },
+        (req, _accessToken, _refreshToken, profile, done) => {
+          googleUser(dataSource, profile, req.user?.id ?? null, clientIp(req.ip))
+            .then((result) => ('message' in result ? done(null, false, result) : done(null, toSessionUser(result))))
+            .catch((error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
+        },
+      ),
+    );
+  }
+  return authenticator;
+}
+
+/**
+ * The user a Google profile signs in: the one already linked; else, when someone is signed in,
+ * that user (linking); else a new account. An existing account with the same email that is not
+ * linked is never taken over: AccountNotLinkedError.
+ */
+async function googleUser(dataSource: DataSource, profile: GoogleProfile, signedInUserId: number | null, ip: string | null): Promise<User | SignInFailure> {
+  const googleId = profile.id;
+  const emailEntry = profile.emails?.[0];
+  const verified = emailEntry?.verified === true || String(emailEntry?.verified) === 'true';
+  return dataSource.transaction(async (manager) => {
+    const linked = await manager.getRepository(Account).findOne({ where: { provider: 'google', providerAccountId: googleId } });
+    const byLink = linked ? await manager.getRepository(User).findOne({ where: { id: linked.userId } }) : null;
+    const user = byLink ?? (await manager.getRepository(User).findOne({ where: { googleId } }));
+    if (user) {
+      if (!linked) await linkGoogleAccount(manager, user.id, googleId);
+      return user;
+    }
+    if (signedInUserId !== null) {
+      await linkGoogleAccount(manager, signedInUserId, googleId);
+      return manager.getRepository(User).findOneByOrFail({ id: signedInUserId });
+    }
+    if (!emailEntry?.value || !verified) return { message: 'OAuthCallbackError' };
+    const email = normalizeEmail(emailEntry.value);
+    if (await findLiveUserByEmail(manager, email)) return { message: 'AccountNotLinkedError' };
+    const { user: created } = await createUserWithTeam(
+      manager,
+      {
+        email,
+        name: profile.displayName?.slice(0, 100) || null,
+        passwordHash: null,
+        isVerified: true,
+        googleId,
+        image: profile.photos?.[0]?.value?.slice(0, 2048) ?? null,
+      },
+      ip,
+    );
+    await linkGoogleAccount(manager, created.id, googleId);
+    return created;
+  });
+}

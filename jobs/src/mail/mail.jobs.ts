@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineJob } from '../runtime/job-definition';
+
+export const mailMessageSchema = z
+  .object({
+    to: z.email().max(255),
+    subject: z.string().min(1).max(200),
+    text: z.string().min(1).max(20000),
+    html: z.string().max(50000).optional(),
+  })
+  .strict();
+
+export type MailMessage = z.infer<typeof mailMessageSchema>;
+
+export const mailJobs = {
+  'mail.send': defineJob({
+    queue: 'mail',
+    description: 'Sends one email through SMTP (SMTP_URL), or writes it to the outbox folder when SMTP is not configured',
+    payload: mailMessageSchema,
+  }),
+};
