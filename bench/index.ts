@@ -8,8 +8,9 @@ import { bullmqBaseline } from './bullmq-baseline.bench';
 import { marketHoursBench } from './market-hours.bench';
 import { accountsBench } from './accounts.bench';
 import { cotImportBenchmark } from './cot-import.bench';
+import { alertsIndexBench } from './alerts-index.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, accountsBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import { createAccounts } from './accounts/accounts';
 import { adminQueuesRoutes } from './admin/queues.routes';
+import { marketsRoutes } from './markets/markets.routes';
 import { cotRoutes } from './cot/cot.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', accounts.routes);
   app.use('/api', marketHoursRoutes(deps));
   app.use('/api', cotRoutes(deps));
+  app.use('/api', marketsRoutes(deps));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));

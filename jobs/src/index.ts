@@ -17,3 +17,5 @@ export * from './market-hours/index';
 export * from './cot/index';
 export * from './mail/index';
 export * from './accounts/index';
+export * from './alerts/index';
+export * from './prices/index';

@@ -1,0 +1,4 @@
+export * from './alert-conditions';
+export * from './alert-frequency';
+export * from './alert-index';
+export * from './technical-indicators';

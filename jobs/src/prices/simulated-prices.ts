@@ -1,0 +1,133 @@
+import Decimal from 'decimal.js';
+import type { Clock } from '../runtime/clock';
+import { INTERVAL_MS, type Candle, type CandleInterval, type PriceSource, type Quote } from './price-source';
+
+export const SIMULATED_SOURCE = 'simulated';
+
+/** The last real prices we hold a recording of: where the walk starts when nothing fresher is known. */
+export const RECORDED_ANCHORS: Record<string, string> = {
+  // binance_spot_api_v3_ticker_price_BTCUSDT.json (2021-10-22).
+  BTCUSDT: '60740.00',
+};
+
+export interface SimulatedOptions {
+  seed: number;
+  /** The last real price per symbol (decimal strings); symbols without one are left out. */
+  anchors: Record<string, string>;
+  /** When the anchors were real: step 0 of every walk. */
+  anchorAt: Date;
+  clock: Clock;
+  /** One step of the walk (default 10 s, the crypto poll). */
+  stepMs?: number;
+  /** Standard deviation of one step's relative move (default 0.05 %). */
+  volatility?: number;
+}
+
+/** A deterministic uniform in [0, 1) from a string key (FNV-1a, then a mulberry32 round). */
+function uniform(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  let t = (h + 0x6d2b79f5) >>> 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+/** A standard normal from a key (Box-Muller on two keyed uniforms). */
+function normal(key: string): number {
+  const u = Math.max(uniform(`${key}:u`), 1e-12);
+  const v = uniform(`${key}:v`);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+function decimalsOf(price: string): number {
+  return Math.max(2, price.split('.')[1]?.length ?? 0);
+}
+
+/**
+ * A clearly labelled simulated feed for when no network is reachable: a seeded random walk
+ * around the last real price of each symbol. The same seed, anchors and time always give the same
+ * prices (each step's move is derived from (seed, symbol, step), never from call order). Every quote
+ * carries `simulated: true` so the UI says so.
+ */
+export class SimulatedPriceSource implements PriceSource {
+  readonly name = SIMULATED_SOURCE;
+  readonly kind = 'simulated';
+  private readonly stepMs: number;
+  private readonly volatility: number;
+  private readonly anchorStep: number;
+  // Per symbol: the step reached and the log-return summed from the anchor up to it.
+  private readonly walked = new Map<string, { step: number; logReturn: number }>();
+
+  constructor(private readonly options: SimulatedOptions) {
+    this.stepMs = options.stepMs ?? 10_000;
+    this.volatility = options.volatility ?? 0.0005;
+    this.anchorStep = Math.floor(options.anchorAt.getTime() / this.stepMs);
+  }
+
+  private increment(symbol: string, step: number): number {
+    return this.volatility * normal(`${this.options.seed}:${symbol}:${step}`) - (this.volatility * this.volatility) / 2;
+  }
+
+  private logReturnAt(symbol: string, step: number): number {
+    if (step <= this.anchorStep) return 0;
+    let state = this.walked.get(symbol);
+    if (!state || state.step > step) state = { step: this.anchorStep, logReturn: 0 };
+    let { logReturn } = state;
+    for (let s = state.step + 1; s <= step; s++) logReturn += this.increment(symbol, s);
+    this.walked.set(symbol, { step, logReturn });
+    return logReturn;
+  }
+
+  /** The simulated price of a symbol at an instant (null without an anchor). */
+  priceAt(symbol: string, at: Date): string | null {
+    const anchor = this.options.anchors[symbol];
+    if (anchor === undefined) return null;
+    const step = Math.floor(at.getTime() / this.stepMs);
+    return new Decimal(anchor).times(Math.exp(this.logReturnAt(symbol, step))).toFixed(decimalsOf(anchor));
+  }
+
+  async quotes(symbols: readonly string[]): Promise<Quote[]> {
+    const now = this.options.clock.now();
+    const at = new Date(Math.floor(now.getTime() / this.stepMs) * this.stepMs);
+    return symbols.flatMap((symbol): Quote[] => {
+      const price = this.priceAt(symbol, now);
+      return price === null
+        ? []
+        : [{ symbol, price, at, change24hPercent: null, volume24h: null, source: SIMULATED_SOURCE, simulated: true }];
+    });
+  }
+
+  /**
+   * Bars ending with the current one, walking back from the current simulated price (a coarser walk
+   * of its own, one step per bar, seeded by the bar's open time), so charts join the live quotes.
+   */
+  async candles(symbol: string, interval: CandleInterval, limit: number): Promise<Candle[]> {
+    const now = this.options.clock.now();
+    const current = this.priceAt(symbol, now);
+    if (current === null) return [];
+    const dp = decimalsOf(this.options.anchors[symbol]);
+    const size = INTERVAL_MS[interval];
+    const barVolatility = this.volatility * Math.sqrt(size / this.stepMs);
+    const lastOpen = Math.floor(now.getTime() / size) * size;
+    const bars: Candle[] = [];
+    let close = Number(current);
+    for (let i = 0; i < limit; i++) {
+      const openTime = lastOpen - i * size;
+      const key = `${this.options.seed}:${symbol}:${interval}:${openTime}`;
+      const open = close / Math.exp(barVolatility * normal(key));
+      const wick = Math.abs(normal(`${key}:w`)) * barVolatility * 0.5;
+      bars.push({
+        openTime: new Date(openTime),
+        closeTime: new Date(openTime + size - 1),
+        open: open.toFixed(dp),
+        high: (Math.max(open, close) * (1 + wick)).toFixed(dp),
+        low: (Math.min(open, close) * (1 - wick)).toFixed(dp),
+        close: i === 0 ? current : close.toFixed(dp),
+        volume: (uniform(`${key}:vol`) * 1000).toFixed(3),
+      });
+      close = open;
+    }
+    return bars.reverse();
+  }
+}
