@@ -1,7 +1,7 @@
 /* Tickerbell service worker: offline app shell, web push notifications, notification clicks.
    Plain script (no build step): it must live at the site root to control every page. */
 const CACHE = 'tickerbell-shell-v1';
-const SHELL = ['/', '/index.html', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png'];
+const SHELL = ['/', '/index.html', '/theme-init.js', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

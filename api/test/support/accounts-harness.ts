@@ -29,7 +29,8 @@ export class AccountsHarness {
   readonly smtp = new SmtpCapture();
   readonly google = new FakeGoogle();
   private workerConnection = createWorkerConnection(testRedisUrl());
-  private workerQueues = new JobQueues(createWorkerConnection(testRedisUrl()), this.prefix);
+  private workerQueuesConnection = createWorkerConnection(testRedisUrl());
+  private workerQueues = new JobQueues(this.workerQueuesConnection, this.prefix);
   private runtime?: WorkersRuntime;
   private mailer?: Mailer;
 
@@ -73,6 +74,8 @@ export class AccountsHarness {
     await this.workerQueues.close();
     await this.queues.close();
     this.workerConnection.disconnect();
+    // Queue.close() leaves a connection it was given open.
+    this.workerQueuesConnection.disconnect();
     this.redis.disconnect();
     await this.smtp.stop();
     await this.google.stop();
