@@ -5,12 +5,13 @@ import { resolvePostgresServer, type PostgresServer } from '../scripts/infra/pos
 import { resolveRedis, type RedisServer } from '../scripts/infra/redis';
 import { formatTable, type Benchmark } from './bench';
 import { bullmqBaseline } from './bullmq-baseline.bench';
-import { marketHoursBench } from './market-hours.bench';
-import { accountsBench } from './accounts.bench';
 import { cotImportBenchmark } from './cot-import.bench';
+import { marketHoursBench } from './market-hours.bench';
 import { alertsIndexBench } from './alerts-index.bench';
+import { accountsBench } from './accounts.bench';
+import { notificationsBench } from './notifications.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -7,13 +7,14 @@ import { pinoHttp } from 'pino-http';
 import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import { createAccounts } from './accounts/accounts';
-import { adminQueuesRoutes } from './admin/queues.routes';
-import { marketsRoutes } from './markets/markets.routes';
 import { cotRoutes } from './cot/cot.routes';
+import { adminQueuesRoutes } from './admin/queues.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { marketHoursRoutes } from './market-hours/market-hours.routes';
+import { marketsRoutes } from './markets/markets.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
 import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
 
@@ -24,7 +25,7 @@ export interface AppDeps {
   redis: Redis;
   queues: JobQueues;
   logger: Logger;
-  /** "Now" for market status, token expiries and the like (default: the system clock). */
+  /** "Now" for token expiries and the like (default: the system clock). */
   clock?: Clock;
 }
 
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', statusRoutes(deps));
   app.use('/api', accounts.routes);
   app.use('/api', marketHoursRoutes(deps));
+  app.use('/api', notificationsRoutes(deps));
   app.use('/api', cotRoutes(deps));
   app.use('/api', marketsRoutes(deps));
   app.use('/api', notFoundHandler);

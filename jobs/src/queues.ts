@@ -19,6 +19,8 @@ export const QUEUES = {
   },
   mail: { description: 'Outgoing email (verification, password reset, invitations)', concurrency: 5 },
   cot: { description: 'Futures positioning (COT): CFTC report polling, imports and analytics', concurrency: 2 },
+  'market-hours': { description: 'Market clock (every minute) and fan-out of market open/close events', concurrency: 2 },
+  notifications: { description: 'Notification delivery: rows, live stream, web push, email copies', concurrency: 8 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
+import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
 import { cotJobs } from './cot/cot.jobs';
 import { mailJobs } from './mail/mail.jobs';
-import { housekeepingJobs } from './housekeeping/housekeeping.jobs';
+import { marketHoursJobs } from './market-hours/market-hours.jobs';
+import { notificationsJobs } from './notifications/notifications.jobs';
 
 /**
  * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
@@ -11,6 +13,8 @@ export const JOBS = {
   ...housekeepingJobs,
   ...cotJobs,
   ...mailJobs,
+  ...marketHoursJobs,
+  ...notificationsJobs,
 };
 
 export type JobName = keyof typeof JOBS;

@@ -1,5 +1,6 @@
-import { COT_SCHEDULES } from './cot/cot.schedules';
 import type { JobName, JobPayload } from './registry';
+import { COT_SCHEDULES } from './cot/cot.schedules';
+import { MARKET_HOURS_SCHEDULES } from './market-hours/market-hours.schedules';
 
 export type ScheduleRepeat =
   /** A cron pattern (with seconds optional), evaluated in `tz` (IANA; default UTC). */
@@ -33,4 +34,5 @@ export const SCHEDULES: ScheduleDefinition[] = [
     description: 'Hourly, at minute 7: purge expired tokens, invitations and sessions',
   }),
   ...COT_SCHEDULES,
+  ...MARKET_HOURS_SCHEDULES,
 ];

@@ -1,7 +1,11 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { DataSource } from 'typeorm';
+import { z } from 'zod';
 import {
+  followedExchangeIds as followedExchangeIdsOf,
+  LastFollowError,
   loadExchangeCalendars,
+  setExchangeFollow,
   marketStatusAt,
   systemClock,
   toClientExchange,
@@ -11,6 +15,8 @@ import {
   type MarketStatus,
   type TransitionKind,
 } from '@tickerbell/jobs';
+import { requireUser, sessionUser } from '../accounts/require-user';
+import { HttpError, notFound } from '../http/errors';
 
 export interface ExchangeView extends ClientExchange {
   status: MarketStatus;
@@ -22,8 +28,8 @@ export interface MarketHoursRouteDeps {
   dataSource: DataSource;
   clock?: Clock;
   /**
-   * The exchanges the requesting user follows. The seam for accounts: until it is wired, nobody
-   * follows anything and every exchange reports `following: false`.
+   * The exchanges the requesting user follows. Default: the signed-in user's follows (the
+   * defaults XNYS, XNAS, XLON until they choose); anonymous requests follow nothing.
    */
   followedExchangeIds?: (req: Request) => Promise<ReadonlySet<string>>;
   /** Calendars change only on import; the list is polled every 60 s by every client. */
@@ -31,6 +37,7 @@ export interface MarketHoursRouteDeps {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+const exchangeParam = z.object({ id: z.string().regex(/^[A-Z0-9]{3,10}$/, 'an exchange MIC') });
 
 /** GET /api/exchanges (public): the spec's client shape plus live status and next transition. */
 export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
@@ -38,6 +45,9 @@ export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
   const clock = deps.clock ?? systemClock;
   const cacheMs = deps.calendarCacheMs ?? 30_000;
   let cached: { at: number; calendars: Promise<ExchangeCalendar[]> } | undefined;
+  const followed =
+    deps.followedExchangeIds ??
+    (async (req: Request): Promise<ReadonlySet<string>> => (req.user ? new Set(await followedExchangeIdsOf(deps.dataSource, req.user.id)) : NONE));
 
   const calendars = (): Promise<ExchangeCalendar[]> => {
     // Wall time, not the injected clock: the cache's age is about the process, not the market.
@@ -53,7 +63,7 @@ export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
   };
 
   router.get('/exchanges', async (req, res) => {
-    const [list, following] = await Promise.all([calendars(), deps.followedExchangeIds?.(req) ?? Promise.resolve(NONE)]);
+    const [list, following] = await Promise.all([calendars(), followed(req)]);
     const now = clock.now();
     const body: ExchangeView[] = list.map((calendar) => {
       const state = marketStatusAt(calendar, now);
@@ -66,6 +76,23 @@ export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
     });
     res.set('Cache-Control', 'no-store').json(body);
   });
+
+  /** Follow / unfollow an exchange's notifications; answers the user's followed exchange ids. */
+  const follow = (value: boolean) => async (req: Request, res: Response) => {
+    const { id } = exchangeParam.parse(req.params);
+    const [exists]: unknown[] = await deps.dataSource.query('SELECT 1 FROM exchanges WHERE id = $1', [id]);
+    if (!exists) throw notFound('No such exchange');
+    let following: string[];
+    try {
+      following = await setExchangeFollow(deps.dataSource, sessionUser(req).id, id, value);
+    } catch (error) {
+      if (error instanceof LastFollowError) throw new HttpError(409, 'last_follow', error.message);
+      throw error;
+    }
+    res.json({ id, following: following.includes(id), followedExchangeIds: following });
+  };
+  router.put('/exchanges/:id/follow', requireUser, follow(true));
+  router.delete('/exchanges/:id/follow', requireUser, follow(false));
 
   return router;
 }

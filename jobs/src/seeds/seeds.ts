@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendars, readExchangeCalendarFile } from '../market-hours/market-hours.import';
 import { seedCotSample } from '../cot/cot.seed';
 import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
-import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendars, readExchangeCalendarFile } from '../market-hours/market-hours.import';
 
 export interface Seed {
   /** Recorded in seed_history once applied; never rename one that has shipped. */

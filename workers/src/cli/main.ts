@@ -4,8 +4,8 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '@tickerbell/entities';
 import { ConfigError, JobQueues, commonEnvSchema, createProducerConnection, parseEnv, runSeeds, type CommonEnv } from '@tickerbell/jobs';
 import { CliError } from './cli-error';
-import { registerAccountsCommands } from './accounts.command';
 import { registerCotCommands } from './cot.command';
+import { registerAccountsCommands } from './accounts.command';
 import { registerMarketHoursCommands } from './market-hours.command';
 import { formatQueueCounts, queueCounts } from './queues.command';
 import { runJob } from './run.command';
@@ -91,9 +91,8 @@ export function buildProgram(context: () => CliContext, io: CliIo): Command {
     });
 
   registerMarketHoursCommands(program, context, io);
-  registerCotCommands(program, context, io);
   registerAccountsCommands(program, context, io);
-
+  registerCotCommands(program, context, io);
   return program;
 }
 
