@@ -33,5 +33,13 @@ module.exports = {
       moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/test/asset-stub.js' },
       setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
     },
+    {
+      // Real headless Chromium (Debian's) against the built client, the api and workers: slow steps.
+      ...node('e2e'),
+      testMatch: ['<rootDir>/**/*.e2e.test.ts'],
+      // The root testTimeout wins over a project's: the long one is set per file by this setup.
+      setupFilesAfterEnv: ['<rootDir>/support/jest-setup.ts'],
+      globalTeardown: '<rootDir>/support/global-teardown.ts',
+    },
   ],
 };

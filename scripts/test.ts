@@ -17,6 +17,24 @@ interface JestSummary {
   success: boolean;
 }
 
+/**
+ * The browser tests drive Debian's Chromium (never a downloaded browser). As root with apt-get
+ * (CI, containers) it is installed when missing; elsewhere the message says how.
+ */
+function ensureChromium(): boolean {
+  const chromium = process.env.TB_CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return true;
+  const canApt = process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get');
+  if (!canApt) {
+    info(`Chromium is needed for the browser tests and is not at ${chromium}: install Debian's chromium (apt-get install chromium) or set TB_CHROMIUM_PATH`);
+    return false;
+  }
+  info('installing Debian chromium for the browser tests (apt-get) ...');
+  const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+  const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' }) : update;
+  return install.status === 0 && fs.existsSync(chromium);
+}
+
 function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv): number {
   info(label);
   const result = spawnSync(command, args, { cwd: REPO_ROOT, env, stdio: 'inherit' });
@@ -37,6 +55,7 @@ async function main(): Promise<number> {
       if (run('type-checking the server packages', bin('tsc'), ['-p', 'tsconfig.json'], env) !== 0) return 1;
       if (run('type-checking the web client', bin('tsc'), ['-p', 'web/tsconfig.json'], env) !== 0) return 1;
     }
+    if (!ensureChromium()) return 1;
     const summaryFile = path.join(REPO_ROOT, 'node_modules', '.cache', 'tickerbell-jest-summary.json');
     fs.mkdirSync(path.dirname(summaryFile), { recursive: true });
     fs.rmSync(summaryFile, { force: true });
