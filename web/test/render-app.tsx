@@ -10,6 +10,13 @@ export function installFakeApi(session: Session | null, extra: FakeHandler = () 
     const key = path.split('?')[0];
     if (key === '/api/auth/session') return { status: 200, body: session ?? {} };
     if (key === '/api/auth/csrf') return { status: 200, body: { csrfToken: 'csrf-test' } };
+    // The signed-in notification centre reconciles with the server's list on start: empty here.
+    // The signed-in notification centre: an empty server list, and its changes accepted (shapes
+    // as in api/test/notifications/notifications.routes.test.ts).
+    const method = init?.method ?? 'GET';
+    if (key === '/api/notifications' && method === 'GET') return { status: 200, body: { notifications: [], unreadCount: 0, nextCursor: null } };
+    if (key === '/api/notifications/read-all' && method === 'POST') return { status: 200, body: { updated: 0, unreadCount: 0 } };
+    if (key === '/api/notifications' && method === 'DELETE') return { status: 200, body: { deleted: 0 } };
     if (key === '/api/auth/providers') {
       return { status: 200, body: { credentials: { id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: '/s', callbackUrl: '/c' } } };
     }

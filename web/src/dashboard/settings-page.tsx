@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { isSoundEnabled, setSoundEnabled } from '../notifications/notification-sound';
+import { PushToggle } from './push-toggle';
 import { ThemeChoiceControl } from '../theme/theme-choice';
 
 export function SettingsPage() {
@@ -23,6 +24,7 @@ export function SettingsPage() {
           Play sounds and spoken alerts
         </label>
         <p className="form-field__hint">Saved in this browser. With sound off, notifications still appear silently.</p>
+        <PushToggle />
       </section>
     </>
   );

@@ -1,5 +1,13 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+import { messageOf } from '../session/auth-client';
+import { SessionContext } from '../session/session-provider';
+import {
+  clearServerNotifications,
+  fetchServerNotifications,
+  markAllServerNotificationsRead,
+  markServerNotificationRead,
+} from './notifications-client';
 import { playNotificationSound, speakAlert } from './notification-sound';
 import {
   loadStoredNotifications,
@@ -25,6 +33,8 @@ export interface NewNotification {
   useAudio?: boolean;
   /** What to speak instead of the message. */
   audioMessage?: string;
+  /** It comes from the server (the live stream): its id is the server's. */
+  synced?: boolean;
 }
 
 export interface NotificationCentre {
@@ -32,6 +42,7 @@ export interface NotificationCentre {
   unread: number;
   /** Adds a notification with its toast, sound and (when asked for) spoken message. */
   notify: (notification: NewNotification) => AppNotification;
+  /** Optimistic; for a signed-in visitor also sent to the api, rolled back with a toast on failure. */
   markRead: (id: string) => void;
   markAllRead: () => void;
   clear: () => void;
@@ -55,19 +66,44 @@ function newId(now: number): string {
     : `${now.toString(36)}-${sequence}`;
 }
 
+function reportFailure(title: string, error: unknown): void {
+  console.error(title, error);
+  void showNotificationToast(title, messageOf(error), 'error');
+}
+
 export function NotificationProvider({ children }: { children: ReactNode }) {
   const [notifications, dispatch] = useReducer(notificationsReducer, undefined, () => {
     const store = storage();
     return store ? loadStoredNotifications(store) : [];
   });
+  const listRef = useRef(notifications);
+  listRef.current = notifications;
   const { pathname } = useLocation();
   const pathRef = useRef(pathname);
   pathRef.current = pathname;
+  // Read directly (not useSession): the centre also works outside a SessionProvider, locally.
+  const session = useContext(SessionContext);
+  const signedIn = session?.status === 'authenticated';
+  const userId = signedIn ? (session.session?.user.id ?? '') : null;
+  const signedInRef = useRef(signedIn);
+  signedInRef.current = signedIn;
 
   useEffect(() => {
     const store = storage();
     if (store) saveNotifications(store, notifications);
   }, [notifications]);
+
+  // On sign-in and app start: reconcile the local list with the server's newest page.
+  useEffect(() => {
+    if (userId === null) return;
+    const controller = new AbortController();
+    fetchServerNotifications(controller.signal)
+      .then((page) => dispatch({ type: 'reconcile', server: page.notifications, complete: page.nextCursor === null }))
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) console.error('Could not load notifications from the server', error);
+      });
+    return () => controller.abort();
+  }, [userId]);
 
   const notify = useCallback((input: NewNotification): AppNotification => {
     const timestamp = input.timestamp ?? Date.now();
@@ -82,17 +118,48 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
       ...(input.exchangeId ? { exchangeId: input.exchangeId } : {}),
       ...(input.symbolId ? { symbolId: input.symbolId } : {}),
       ...(input.details ? { details: input.details } : {}),
+      ...(input.synced && input.id ? { synced: true as const } : {}),
     };
+    // Already in the list (stream replay after a reconnect, fetched meanwhile): merged silently.
+    const known = listRef.current.some((item) => item.id === notification.id);
     dispatch({ type: 'add', notification });
+    if (known) return notification;
     if (!toastsSuppressedOn(pathRef.current)) void showNotificationToast(notification.title, notification.message, notification.type);
     playNotificationSound(notification.type);
     if (input.useAudio) speakAlert(input.audioMessage ?? `${notification.title}. ${notification.message}`, true);
     return notification;
   }, []);
 
-  const markRead = useCallback((id: string) => dispatch({ type: 'markRead', id }), []);
-  const markAllRead = useCallback(() => dispatch({ type: 'markAllRead' }), []);
-  const clear = useCallback(() => dispatch({ type: 'clear' }), []);
+  const markRead = useCallback((id: string) => {
+    const item = listRef.current.find((entry) => entry.id === id);
+    dispatch({ type: 'markRead', id });
+    // Client-made notifications exist only here; already-read ones need no call.
+    if (!signedInRef.current || !item || item.read || !item.synced) return;
+    markServerNotificationRead(id).catch((error: unknown) => {
+      dispatch({ type: 'markUnread', ids: [id] });
+      reportFailure('Could not mark the notification read', error);
+    });
+  }, []);
+
+  const markAllRead = useCallback(() => {
+    const unreadIds = listRef.current.filter((item) => !item.read).map((item) => item.id);
+    dispatch({ type: 'markAllRead' });
+    if (!signedInRef.current) return;
+    markAllServerNotificationsRead().catch((error: unknown) => {
+      dispatch({ type: 'markUnread', ids: unreadIds });
+      reportFailure('Could not mark all notifications read', error);
+    });
+  }, []);
+
+  const clear = useCallback(() => {
+    const previous = listRef.current;
+    dispatch({ type: 'clear' });
+    if (!signedInRef.current) return;
+    clearServerNotifications().catch((error: unknown) => {
+      dispatch({ type: 'restore', notifications: previous });
+      reportFailure('Could not clear notifications', error);
+    });
+  }, []);
 
   const value = useMemo<NotificationCentre>(
     () => ({ notifications, unread: unreadCount(notifications), notify, markRead, markAllRead, clear }),

@@ -18,6 +18,8 @@ export interface AppNotification {
   exchangeId?: string;
   symbolId?: string;
   details?: Record<string, unknown>;
+  /** Known to the server (from GET /api/notifications or the live stream); absent for client-made ones. */
+  synced?: true;
 }
 
 export const MAX_NOTIFICATIONS = 50;
@@ -28,7 +30,13 @@ export type NotificationAction =
   | { type: 'add'; notification: AppNotification }
   | { type: 'markRead'; id: string }
   | { type: 'markAllRead' }
-  | { type: 'clear' };
+  | { type: 'clear' }
+  /** The server's newest page: `complete` when it holds every server notification (no next cursor). */
+  | { type: 'reconcile'; server: readonly AppNotification[]; complete: boolean }
+  /** Rollback of a failed mark-read / mark-all-read: these ids are unread again. */
+  | { type: 'markUnread'; ids: readonly string[] }
+  /** Rollback of a failed clear: the previous items come back beside whatever arrived since. */
+  | { type: 'restore'; notifications: readonly AppNotification[] };
 
 function newestFirst(list: readonly AppNotification[]): AppNotification[] {
   return [...list].sort((a, b) => b.timestamp - a.timestamp).slice(0, MAX_NOTIFICATIONS);
@@ -37,9 +45,22 @@ function newestFirst(list: readonly AppNotification[]): AppNotification[] {
 export function notificationsReducer(state: readonly AppNotification[], action: NotificationAction): AppNotification[] {
   switch (action.type) {
     case 'add': {
-      // The same notification can arrive twice (stream reconnect, two tabs): keep one.
+      // The same notification can arrive twice (stream reconnect, two tabs): keep one, and keep
+      // it read when it already was.
+      const existing = state.find((item) => item.id === action.notification.id);
       const others = state.filter((item) => item.id !== action.notification.id);
-      return newestFirst([action.notification, ...others]);
+      const incoming = existing?.read ? { ...action.notification, read: true } : action.notification;
+      return newestFirst([incoming, ...others]);
+    }
+    case 'reconcile':
+      return reconcileNotifications(state, action.server, action.complete);
+    case 'markUnread': {
+      const ids = new Set(action.ids);
+      return state.map((item) => (ids.has(item.id) && item.read ? { ...item, read: false } : item));
+    }
+    case 'restore': {
+      const current = new Set(state.map((item) => item.id));
+      return newestFirst([...state, ...action.notifications.filter((item) => !current.has(item.id))]);
     }
     case 'markRead':
       return state.map((item) => (item.id === action.id && !item.read ? { ...item, read: true } : item));
@@ -48,6 +69,37 @@ export function notificationsReducer(state: readonly AppNotification[], action: 
     case 'clear':
       return [];
   }
+}
+
+function serverIdOf(id: string): bigint | null {
+  return /^\d{1,18}$/.test(id) ? BigInt(id) : null;
+}
+
+/**
+ * Merges the server's newest page into the local list. Server rows win (read state included);
+ * local items the server never knew (client-made) stay. A local item that came from the server
+ * but is missing from its answer was cleared elsewhere, so it goes, when the answer covers it: the
+ * page is complete, or the item is newer than the page's oldest row. The newest 50 are kept.
+ */
+export function reconcileNotifications(
+  local: readonly AppNotification[],
+  server: readonly AppNotification[],
+  complete: boolean,
+): AppNotification[] {
+  const serverIds = new Set(server.map((item) => item.id));
+  let oldest: bigint | null = null;
+  for (const item of server) {
+    const id = serverIdOf(item.id);
+    if (id !== null && (oldest === null || id < oldest)) oldest = id;
+  }
+  const kept = local.filter((item) => {
+    if (serverIds.has(item.id)) return false;
+    if (!item.synced) return true;
+    if (complete) return false;
+    const id = serverIdOf(item.id);
+    return oldest === null || id === null || id < oldest;
+  });
+  return newestFirst([...server, ...kept]);
 }
 
 export function unreadCount(list: readonly AppNotification[]): number {
@@ -96,6 +148,7 @@ export function parseNotification(value: unknown): AppNotification {
     ...(exchangeId ? { exchangeId } : {}),
     ...(symbolId ? { symbolId } : {}),
     ...(isRecord(value.details) ? { details: value.details } : {}),
+    ...(value.synced === true ? { synced: true as const } : {}),
   };
 }
 

@@ -27,7 +27,8 @@ export function parseStreamNotification(data: string): NewNotification | null {
     if (typeof title !== 'string' || typeof message !== 'string') throw new TypeError('title and message must be text');
     const parsedTime = typeof timestamp === 'string' ? Date.parse(timestamp) : timestamp;
     return {
-      ...(typeof id === 'string' || typeof id === 'number' ? { id: String(id) } : {}),
+      // An id means the server wrote it: merged by id with the fetched list, never twice.
+      ...(typeof id === 'string' || typeof id === 'number' ? { id: String(id), synced: true } : {}),
       ...(typeof parsedTime === 'number' && Number.isFinite(parsedTime) ? { timestamp: parsedTime } : {}),
       title,
       message,

@@ -1,0 +1,81 @@
+// Calls to the api's notification centre (/api/notifications, built in the market-hours issue).
+// State-changing calls carry the csrf token as the x-csrf-token header, fetched the same way the
+// session calls fetch it (getCsrfToken from session/auth-client).
+import { apiRequest, isRecord } from '../api/client';
+import { getCsrfToken } from '../session/auth-client';
+import { parseNotification, type AppNotification } from './notification-store';
+
+export const NOTIFICATIONS_PATH = '/api/notifications';
+
+/** GET /api/notifications: the newest 50, newest first, the unread count and the next page's cursor. */
+export interface ServerNotificationPage {
+  notifications: AppNotification[];
+  unreadCount: number;
+  nextCursor: string | null;
+}
+
+export function parseServerNotificationPage(body: unknown): ServerNotificationPage {
+  if (!isRecord(body) || !Array.isArray(body.notifications) || typeof body.unreadCount !== 'number') {
+    throw new TypeError('notifications: expected { notifications, unreadCount, nextCursor }');
+  }
+  const nextCursor = typeof body.nextCursor === 'string' ? body.nextCursor : null;
+  // Every row here is known to the server: it is marked synced so a later reconcile can tell it apart.
+  const notifications = body.notifications.map((row): AppNotification => ({ ...parseNotification(row), synced: true }));
+  return { notifications, unreadCount: body.unreadCount, nextCursor };
+}
+
+export function fetchServerNotifications(signal?: AbortSignal): Promise<ServerNotificationPage> {
+  return apiRequest(NOTIFICATIONS_PATH, { signal, parse: parseServerNotificationPage });
+}
+
+async function withCsrf<T>(path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T, body?: unknown): Promise<T> {
+  const csrfToken = await getCsrfToken();
+  return apiRequest(path, { method, headers: { 'x-csrf-token': csrfToken }, ...(body === undefined ? {} : { body }), parse });
+}
+
+function parseUnreadCount(body: unknown): number {
+  if (!isRecord(body) || typeof body.unreadCount !== 'number') throw new TypeError('notifications: expected { unreadCount }');
+  return body.unreadCount;
+}
+
+/** POST /api/notifications/:id/read: `{ notification, unreadCount }`. */
+export function markServerNotificationRead(id: string): Promise<number> {
+  return withCsrf(`${NOTIFICATIONS_PATH}/${encodeURIComponent(id)}/read`, 'POST', parseUnreadCount);
+}
+
+/** POST /api/notifications/read-all: `{ updated, unreadCount: 0 }`. */
+export function markAllServerNotificationsRead(): Promise<number> {
+  return withCsrf(`${NOTIFICATIONS_PATH}/read-all`, 'POST', parseUnreadCount);
+}
+
+/** DELETE /api/notifications: `{ deleted }`. */
+export function clearServerNotifications(): Promise<number> {
+  return withCsrf(NOTIFICATIONS_PATH, 'DELETE', (body) => {
+    if (!isRecord(body) || typeof body.deleted !== 'number') throw new TypeError('notifications: expected { deleted }');
+    return body.deleted;
+  });
+}
+
+// ---- Web push subscriptions ----
+
+export const PUSH_PUBLIC_KEY_PATH = '/api/push/public-key';
+export const PUSH_SUBSCRIPTIONS_PATH = '/api/push/subscriptions';
+
+export function fetchPushPublicKey(): Promise<string> {
+  return apiRequest(PUSH_PUBLIC_KEY_PATH, {
+    parse: (body) => {
+      if (!isRecord(body) || typeof body.publicKey !== 'string' || body.publicKey === '') throw new TypeError('push: expected { publicKey }');
+      return body.publicKey;
+    },
+  });
+}
+
+/** POST the browser's PushSubscription JSON; 201 `{ id, endpoint }`. */
+export function savePushSubscription(subscription: PushSubscriptionJSON): Promise<void> {
+  return withCsrf(PUSH_SUBSCRIPTIONS_PATH, 'POST', () => undefined, subscription);
+}
+
+/** DELETE `{ endpoint }`; 204. */
+export function deletePushSubscription(endpoint: string): Promise<void> {
+  return withCsrf(PUSH_SUBSCRIPTIONS_PATH, 'DELETE', () => undefined, { endpoint });
+}
