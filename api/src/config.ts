@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, commonEnvSchema, parseEnv } from '@tickerbell/jobs';
+import { ConfigError, commonEnvSchema, parseEnv, pushEnvSchema, readPushEnv } from '@tickerbell/jobs';
 import { accountsEnvSchema, checkAccountsEnv } from './accounts/accounts.config';
 
 export const apiEnvSchema = commonEnvSchema.extend({
@@ -15,6 +15,7 @@ export const apiEnvSchema = commonEnvSchema.extend({
   /** Built web client to serve (web/dist); unset to serve the api only. */
   WEB_DIST_DIR: z.string().optional(),
   ...accountsEnvSchema.shape,
+  ...pushEnvSchema.shape,
 });
 
 export type ApiConfig = z.infer<typeof apiEnvSchema>;
@@ -23,5 +24,6 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
   const config = parseEnv(apiEnvSchema, env, 'api');
   const issues = checkAccountsEnv(config);
   if (issues.length) throw new ConfigError(issues, 'api');
+  readPushEnv(env, 'api');
   return config;
 }

@@ -1,22 +1,10 @@
 import { createDataSource } from '@tickerbell/entities';
-import { ConfigError, JobQueues, createLogger, createProducerConnection } from '@tickerbell/jobs';
+import { loadConfigOrExit, JobQueues, createLogger, createProducerConnection } from '@tickerbell/jobs';
 import { createApp } from './app';
-import { loadApiConfig, type ApiConfig } from './config';
-
-function loadConfigOrExit(): ApiConfig {
-  try {
-    return loadApiConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
+import { loadApiConfig } from './config';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(() => loadApiConfig());
   const logger = createLogger('api', config.LOG_LEVEL);
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-api' });
   await dataSource.initialize();

@@ -20,6 +20,11 @@ describe('api configuration', () => {
     }
   });
 
+  it('refuses one VAPID key without the other, naming the missing one', () => {
+    expect(() => loadApiConfig({ ...base, VAPID_PUBLIC_KEY: 'B'.repeat(87) })).toThrow(/VAPID_PRIVATE_KEY: set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together/);
+    expect(() => loadApiConfig({ ...base, VAPID_SUBJECT: 'admin@example.com' })).toThrow(/VAPID_SUBJECT: must start with mailto: or https:\/\//);
+  });
+
   it('the api process exits non-zero with the message when configuration is bad', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
       cwd: path.resolve(__dirname, '..', '..'),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { commonEnvSchema, mailEnvSchema, parseEnv, QUEUE_NAMES, type QueueName } from '@tickerbell/jobs';
+import { commonEnvSchema, mailEnvSchema, parseEnv, pushEnvSchema, readPushEnv, QUEUE_NAMES, type QueueName } from '@tickerbell/jobs';
 
 export const workersEnvSchema = commonEnvSchema.extend({
   ...mailEnvSchema.shape,
+  ...pushEnvSchema.shape,
   WORKER_QUEUES: z
     .string()
     .transform((value) => value.split(',').map((q) => q.trim()).filter(Boolean))
@@ -15,5 +16,7 @@ export const workersEnvSchema = commonEnvSchema.extend({
 export type WorkersConfig = z.infer<typeof workersEnvSchema>;
 
 export function loadWorkersConfig(env: Record<string, string | undefined> = process.env): WorkersConfig {
-  return parseEnv(workersEnvSchema, env, 'workers');
+  const config = parseEnv(workersEnvSchema, env, 'workers');
+  readPushEnv(env, 'workers');
+  return config;
 }

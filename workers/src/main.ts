@@ -1,23 +1,11 @@
 import { createDataSource } from '@tickerbell/entities';
-import { ConfigError, JobQueues, createLogger, createMailer, createWorkerConnection } from '@tickerbell/jobs';
-import { loadWorkersConfig, type WorkersConfig } from './config';
+import { loadConfigOrExit, JobQueues, createLogger, createMailer, createWorkerConnection } from '@tickerbell/jobs';
+import { loadWorkersConfig } from './config';
 import { startHealthServer, startHeartbeat } from './health';
 import { startWorkers } from './runtime';
 
-function loadConfigOrExit(): WorkersConfig {
-  try {
-    return loadWorkersConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(() => loadWorkersConfig());
   const logger = createLogger('workers', config.LOG_LEVEL);
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-workers' });
   await dataSource.initialize();

@@ -34,6 +34,19 @@ export function parseEnv<S extends z.ZodType>(
   );
 }
 
+/** For a process's main: load its configuration, or print the ConfigError and exit 1. */
+export function loadConfigOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 const url = (protocols: string[]) =>
   z.string().refine((value) => {
     try {

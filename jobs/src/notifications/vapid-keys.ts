@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import webpush from 'web-push';
 import { z } from 'zod';
+import { ConfigError, parseEnv } from '../config/env';
 
 /** Web push settings; VAPID keys from the environment, else generated once and kept in Redis. */
 export const pushEnvSchema = z.object({
@@ -29,10 +30,12 @@ export function vapidKeysKey(prefix: string): string {
   return `${prefix}:push:vapid-keys`;
 }
 
-export function readPushEnv(env: Record<string, string | undefined> = process.env): PushEnv {
-  const parsed = pushEnvSchema.parse(env);
+/** The push settings; a ConfigError names each bad variable (api and workers check them at start). */
+export function readPushEnv(env: Record<string, string | undefined> = process.env, processName = 'push'): PushEnv {
+  const parsed = parseEnv(pushEnvSchema, env, processName);
   if (Boolean(parsed.VAPID_PUBLIC_KEY) !== Boolean(parsed.VAPID_PRIVATE_KEY)) {
-    throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
+    const missing = parsed.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
+    throw new ConfigError([{ variable: missing, message: 'set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together, or neither' }], processName);
   }
   return parsed;
 }
