@@ -10,7 +10,6 @@ export function installFakeApi(session: Session | null, extra: FakeHandler = () 
     const key = path.split('?')[0];
     if (key === '/api/auth/session') return { status: 200, body: session ?? {} };
     if (key === '/api/auth/csrf') return { status: 200, body: { csrfToken: 'csrf-test' } };
-    // The signed-in notification centre reconciles with the server's list on start: empty here.
     // The signed-in notification centre: an empty server list, and its changes accepted (shapes
     // as in api/test/notifications/notifications.routes.test.ts).
     const method = init?.method ?? 'GET';
