@@ -1,6 +1,7 @@
 import { useNotifications } from '../notifications/notification-provider';
 import { MAX_NOTIFICATIONS } from '../notifications/notification-store';
 import { NotificationList } from './notification-list';
+import { TeamActivity } from '../settings/team-activity';
 
 export function ActivityPage() {
   const { notifications, unread, markRead, markAllRead, clear } = useNotifications();
@@ -20,6 +21,7 @@ export function ActivityPage() {
         </button>
       </div>
       <NotificationList notifications={notifications} onMarkRead={markRead} emptyText="No notifications." />
+      <TeamActivity />
     </>
   );
 }

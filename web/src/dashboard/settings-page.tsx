@@ -1,10 +1,17 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { isSoundEnabled, setSoundEnabled } from '../notifications/notification-sound';
 import { PushToggle } from './push-toggle';
 import { ThemeChoiceControl } from '../theme/theme-choice';
+import type { AccountUser } from '../settings/account-client';
+import { PasswordForm, ProfileForm } from '../settings/account-forms';
+import { DeleteAccount } from '../settings/delete-account';
+import { PreferencesForm } from '../settings/preferences-form';
+import { TeamsPanel } from '../settings/teams-panel';
 
 export function SettingsPage() {
   const [sound, setSound] = useState(() => isSoundEnabled());
+  const [account, setAccount] = useState<AccountUser | null>(null);
+  const onAccountLoaded = useCallback((user: AccountUser) => setAccount(user), []);
   const onSoundChange = (enabled: boolean): void => {
     setSoundEnabled(enabled);
     setSound(enabled);
@@ -13,6 +20,8 @@ export function SettingsPage() {
     <>
       <title>Settings · Tickerbell</title>
       <h1>Settings</h1>
+      <ProfileForm onLoaded={onAccountLoaded} />
+      <PasswordForm hasPassword={account?.hasPassword ?? true} />
       <section className="dashboard-panel" aria-labelledby="appearance-title">
         <h2 id="appearance-title">Appearance</h2>
         <ThemeChoiceControl />
@@ -26,6 +35,9 @@ export function SettingsPage() {
         <p className="form-field__hint">Saved in this browser. With sound off, notifications still appear silently.</p>
         <PushToggle />
       </section>
+      <PreferencesForm />
+      <TeamsPanel />
+      <DeleteAccount email={account?.email ?? null} />
     </>
   );
 }
