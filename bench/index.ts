@@ -9,9 +9,10 @@ import { cotImportBenchmark } from './cot-import.bench';
 import { marketHoursBench } from './market-hours.bench';
 import { alertsIndexBench } from './alerts-index.bench';
 import { accountsBench } from './accounts.bench';
+import { webBundleBench } from './web-bundle.bench';
 import { notificationsBench } from './notifications.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);
