@@ -8,6 +8,10 @@ jest.mock('react-toastify', () => ({
 describe('toast settings', () => {
   it('shows at most 3 toasts bottom-right, closing after 4 s', () => {
     expect(TOAST_CONTAINER_PROPS).toMatchObject({ position: 'bottom-right', autoClose: 4000, limit: 3 });
+    const hotKeys = TOAST_CONTAINER_PROPS.hotKeys!;
+    expect(hotKeys(new KeyboardEvent('keydown', { altKey: true, code: 'KeyT' }))).toBe(true);
+    expect(hotKeys(new KeyboardEvent('keydown', { code: 'KeyT' }))).toBe(false);
+    expect(hotKeys(new KeyboardEvent('keydown', { altKey: true, code: 'KeyR' }))).toBe(false);
   });
 
   it('is suppressed on any path containing /dashboard/activity', () => {

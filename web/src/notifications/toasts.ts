@@ -16,6 +16,8 @@ export const TOAST_CONTAINER_PROPS: ToastContainerProps = {
   draggable: true,
   // Spec: swipe-dismiss at 45 px; as a share of the 356 px toast width that is about 13 %.
   draggablePercent: 13,
+  // Spec: Alt+T moves keyboard focus to the newest toast.
+  hotKeys: (event) => event.altKey && event.code === 'KeyT',
 };
 
 /** Toasts are suppressed where the full history is already on screen. */
