@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import { createAccounts } from './accounts/accounts';
 import { cotRoutes } from './cot/cot.routes';
+import { cotFollowsRoutes } from './cot/cot-follows.routes';
 import { adminQueuesRoutes } from './admin/queues.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', marketHoursRoutes(deps));
   app.use('/api', notificationsRoutes(deps));
   app.use('/api', cotRoutes(deps));
+  app.use('/api', cotFollowsRoutes(deps));
   app.use('/api', marketsRoutes(deps));
   app.use('/api', notFoundHandler);
 

@@ -2,7 +2,7 @@ import { Account, ActivityLog, Invitation, Session, Team, TeamMember, User, User
 import { Alert, AlertLog } from './alerts';
 import { Price, Product, Subscription, SubscriptionEvent } from './billing';
 import { ChatMessage, ChatNotification, ChatRoom, ChatRoomMember, MessageReaction, UserChatPreferences } from './chat';
-import { CotAnalytics, CotInstrument, CotPosition, CotReport } from './cot';
+import { CotAnalytics, CotFollow, CotInstrument, CotPosition, CotReport } from './cot';
 import { Exchange, ExchangeCalendarDay, ExchangeFollow } from './exchanges';
 import {
   InsiderTradingAnalytics,
@@ -53,6 +53,7 @@ export const ENTITIES: Function[] = [
   CotReport,
   CotPosition,
   CotAnalytics,
+  CotFollow,
   // chat
   ChatRoom,
   ChatMessage,

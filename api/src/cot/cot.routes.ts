@@ -42,7 +42,7 @@ export const cotHistoryQuerySchema = z
   .strict();
 
 // Codes are letters and digits, and a few consolidated ones carry a sign (e.g. a trailing +).
-const cftcCodeSchema = z.string().regex(/^[\x21-\x7e]{1,20}$/);
+export const cftcCodeSchema = z.string().regex(/^[\x21-\x7e]{1,20}$/);
 
 type Row = Record<string, string | number | boolean | null>;
 

@@ -24,4 +24,14 @@ export const cotJobs = {
     description: 'Recomputes and stores the analytics of every report of one instrument (idempotent)',
     payload: z.object({ cftcCode: z.string().trim().min(1).max(20), lookback: lookback.optional() }).strict(),
   }),
+  'cot.notify': defineJob({
+    queue: 'cot',
+    description:
+      "Fans the alert events of an instrument's newest report (new extremes, divergence changes) out to its " +
+      'followers as notifications.deliver batches (deduplicated per user on cot:<code>:<reportDate>)',
+    payload: z
+      .object({ cftcCode: z.string().trim().min(1).max(20), reportDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) })
+      .strict(),
+    options: { attempts: 3, backoff: { type: 'exponential', delay: 5000 } },
+  }),
 };

@@ -5,6 +5,7 @@ import { CotParseError } from './cftc.parse';
 import { cftcSourceFromConfig, loadCotConfig, type CotConfig } from './cot.config';
 import { fetchLatestCotReport, importCotYear } from './cot-pipeline';
 import { findCotInstrument, recomputeCotAnalytics } from './cot-recompute';
+import { fanOutCotAlert, queueCotNotify } from './cot-alerts';
 
 export interface CotHandlerDeps {
   /** The source (live or replay), built once on first use. */
@@ -36,12 +37,20 @@ export function createCotHandlers(deps: CotHandlerDeps) {
       logger.info({ year, rows: result.rows, positions: result.positions }, 'cot: imported a yearly archive');
       return result;
     }),
-    defineHandler('cot.recompute-analytics', async ({ cftcCode, lookback }, { dataSource, logger }) => {
+    defineHandler('cot.recompute-analytics', async ({ cftcCode, lookback }, { dataSource, queues, clock, logger }) => {
       const instrument = await findCotInstrument(dataSource, cftcCode);
       if (!instrument) throw new UnrecoverableError(`No COT instrument with code ${cftcCode}`);
       const counts = await recomputeCotAnalytics(dataSource, instrument.id, { lookback: lookback ?? deps.config().COT_LOOKBACK });
-      logger.info({ cftcCode, ...counts }, 'cot: analytics recomputed');
-      return counts;
+      const notifyQueued = await queueCotNotify({ dataSource, queues, clock }, instrument.id);
+      logger.info({ cftcCode, ...counts, notifyQueued }, 'cot: analytics recomputed');
+      return { ...counts, notifyQueued };
+    }),
+    defineHandler('cot.notify', async ({ cftcCode, reportDate }, { dataSource, queues, clock, logger }) => {
+      const instrument = await findCotInstrument(dataSource, cftcCode);
+      if (!instrument) throw new UnrecoverableError(`No COT instrument with code ${cftcCode}`);
+      const outcome = await fanOutCotAlert({ dataSource, queues, clock }, instrument.id, reportDate);
+      logger.info({ cftcCode, reportDate, ...outcome }, 'cot: alert fan-out');
+      return outcome;
     }),
   ];
 }

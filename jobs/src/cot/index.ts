@@ -4,6 +4,8 @@ export * from './cot-instruments';
 export * from './cot-analytics';
 export * from './cot-import';
 export * from './cot-recompute';
+export * from './cot-follows';
+export * from './cot-alerts';
 export * from './cot-release';
 export * from './cot-pipeline';
 export * from './cot.config';

@@ -194,7 +194,7 @@ describe('CFTC source health and the weekly poll (PostgreSQL, Redis)', () => {
     const handlers = createCotHandlers({ source: () => live(), config: () => ({ COT_LOOKBACK: 52 }) });
     const recompute = handlers.find((h) => h.name === 'cot.recompute-analytics')!;
     const context = { dataSource: db.dataSource, queues, clock: fixedClock('2022-08-19T20:00:00Z'), logger };
-    expect(await recompute.run({ cftcCode: '13874A' }, context)).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    expect(await recompute.run({ cftcCode: '13874A' }, context)).toEqual({ inserted: 1, updated: 0, unchanged: 0, notifyQueued: null });
     const [row] = await db.dataSource.query(`SELECT lookback, is_provisional FROM cot_analytics`);
     expect(row).toEqual({ lookback: 52, is_provisional: true });
     await expect(recompute.run({ cftcCode: 'NOPE' }, context)).rejects.toThrow(UnrecoverableError);

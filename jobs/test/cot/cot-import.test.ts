@@ -156,7 +156,7 @@ describe('cot import: yearly archive and report order', () => {
   });
 
   it('keeps the newest name when older reports are imported after newer ones', async () => {
-    await db.dataSource.query(`TRUNCATE cot_analytics, cot_positions, cot_reports, cot_instruments`);
+    await db.dataSource.query(`TRUNCATE cot_follows, cot_analytics, cot_positions, cot_reports, cot_instruments`);
     const rows = parseTffCsv(readFileSync(SAMPLE_PATH)).filter((r) => r.cftcCode === '13874A');
     await importCotRows(db.dataSource, rows.filter((r) => r.reportDate >= '2022-02-08'), { sourceUrl: null, now: NOW });
     const older = await importCotRows(db.dataSource, rows.filter((r) => r.reportDate < '2022-02-08'), { sourceUrl: null, now: NOW });
@@ -166,7 +166,7 @@ describe('cot import: yearly archive and report order', () => {
   });
 
   it('splits a batch larger than one statement can take (PostgreSQL\'s 65,535 parameters)', async () => {
-    await db.dataSource.query(`TRUNCATE cot_analytics, cot_positions, cot_reports, cot_instruments`);
+    await db.dataSource.query(`TRUNCATE cot_follows, cot_analytics, cot_positions, cot_reports, cot_instruments`);
     // The real rows, ten times over under ten different codes: 1,320 rows in one batch.
     const sample = parseTffCsv(readFileSync(SAMPLE_PATH));
     const rows = Array.from({ length: 10 }, (_, copy) => sample.map((r) => ({ ...r, cftcCode: `${r.cftcCode}-${copy}` }))).flat();
