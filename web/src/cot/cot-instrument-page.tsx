@@ -25,6 +25,7 @@ import {
 } from './cot-client';
 import { EXTREME_LONG_AT, EXTREME_SHORT_AT, percentileHeat } from './cot-heat';
 import { cotPaths, type CotPaths, type CotVariant } from './cot-paths';
+import { CotFollowButton } from './cot-follow-button';
 import { DivergenceCell, HeatLegend, ProvisionalBadge } from './cot-screener-page';
 import { useCotRequest } from './use-cot-request';
 import './cot.css';
@@ -267,6 +268,7 @@ export function CotInstrumentPage({ variant }: { variant: CotVariant }) {
             {instrument.exchange && ` · ${instrument.exchange}`}
           </p>
         )}
+        {instrument && variant === 'dashboard' && <CotFollowButton code={instrument.cftcCode} name={marketName(instrument)} />}
         <fieldset className="cot-segmented">
           <legend className="cot-segmented__legend">Chart range</legend>
           {COT_RANGES.map((value) => (

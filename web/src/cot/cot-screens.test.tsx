@@ -178,7 +178,8 @@ describe('COT instrument page', () => {
     renderApp('/dashboard/cot/13874A');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'ES · E-MINI S&P 500' })).toBeInTheDocument();
-    expect(cotCalls(fetchMock)).toEqual(['/api/cot/instruments/13874A/history?weeks=156']);
+    // The dashboard page also asks whether the user follows the instrument.
+    expect(cotCalls(fetchMock)).toEqual(['/api/cot/instruments/13874A/history?weeks=156', '/api/cot/follows']);
     expect(screen.getByRole('heading', { name: /Latest report: 2022-08-16/ })).toBeInTheDocument();
     const latest = within(screen.getByRole('table', { name: /Positions by trader group/ }));
     const leveraged = within(latest.getByRole('rowheader', { name: 'Leveraged funds' }).closest('tr') as HTMLElement);
