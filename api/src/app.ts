@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import { createAccounts } from './accounts/accounts';
 import { cotRoutes } from './cot/cot.routes';
+import { contactRoutes } from './contact/contact.routes';
 import { cotFollowsRoutes } from './cot/cot-follows.routes';
 import { adminQueuesRoutes } from './admin/queues.routes';
 import type { ApiConfig } from './config';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', cotRoutes(deps));
   app.use('/api', cotFollowsRoutes(deps));
   app.use('/api', marketsRoutes(deps));
+  app.use('/api', contactRoutes(deps));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));

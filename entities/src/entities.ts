@@ -14,6 +14,7 @@ import { LockupEvent } from './lockups';
 import { ChartLayout, Market, Watchlist, WatchlistItem } from './markets';
 import { Notification, PushSubscription } from './notifications';
 import { MispricingAlert, PredictionMarket, PredictionPerformance, UserPrediction } from './predictions';
+import { ContactMessage } from './contact';
 import { ProcessedEvent, SeedHistory, SourceHealth } from './system';
 import { UserWatchlist, WhaleAddress, WhaleAlert, WhaleTransaction } from './whales';
 import { YieldAlert, YieldAlertLog, YieldData, YieldPool } from './yields';
@@ -85,6 +86,8 @@ export const ENTITIES: Function[] = [
   Exchange,
   ExchangeCalendarDay,
   ExchangeFollow,
+  // contact
+  ContactMessage,
   // system
   SourceHealth,
   ProcessedEvent,

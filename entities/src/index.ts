@@ -14,4 +14,5 @@ export * from './insiders';
 export * from './yields';
 export * from './notifications';
 export * from './exchanges';
+export * from './contact';
 export * from './system';

@@ -2,6 +2,7 @@ import { Initial1795251779224 } from './1795251779224-Initial';
 import { CotAnalyticsWindow1795252809100 } from './1795252809100-CotAnalyticsWindow';
 import { AccountsAuth1795252851460 } from './1795252851460-AccountsAuth';
 import { CotFollows1795258299294 } from './1795258299294-CotFollows';
+import { ContactMessages1795259844820 } from './1795259844820-ContactMessages';
 
 // Migrations in the order they run. Add new ones at the end; never edit one that has shipped.
-export const MIGRATIONS: Function[] = [Initial1795251779224, CotAnalyticsWindow1795252809100, AccountsAuth1795252851460, CotFollows1795258299294];
+export const MIGRATIONS: Function[] = [Initial1795251779224, CotAnalyticsWindow1795252809100, AccountsAuth1795252851460, CotFollows1795258299294, ContactMessages1795259844820];
