@@ -2,7 +2,7 @@
 // GET /api/cot/instruments/:code/history. Shapes follow api/src/cot/cot.routes.ts; every value that
 // the api leaves null before the analytics have run stays null here.
 import { apiRequest, isRecord } from '../api/client';
-import { getCsrfToken } from '../session/auth-client';
+import { sendWithCsrf } from '../session/auth-client';
 
 export const COT_CATEGORIES = ['equity-index', 'currency', 'rates', 'crypto', 'volatility'] as const;
 export type CotCategory = (typeof COT_CATEGORIES)[number];
@@ -385,10 +385,8 @@ export async function getCotFollowCodes(signal?: AbortSignal): Promise<string[]>
 
 /** Follows or unfollows an instrument (idempotent on the api); answers the new state. */
 export async function setCotFollow(code: string, follow: boolean): Promise<boolean> {
-  const csrfToken = await getCsrfToken();
-  return apiRequest(`/api/cot/instruments/${encodeURIComponent(code)}/follow`, {
+  return sendWithCsrf(`/api/cot/instruments/${encodeURIComponent(code)}/follow`, {
     method: follow ? 'PUT' : 'DELETE',
-    headers: { 'x-csrf-token': csrfToken },
     parse: (body) => {
       if (!isRecord(body) || typeof body.following !== 'boolean') throw new Error('unexpected follow response');
       return body.following;

@@ -2,7 +2,7 @@
 // State-changing calls carry the csrf token as the x-csrf-token header, fetched the same way the
 // session calls fetch it (getCsrfToken from session/auth-client).
 import { apiRequest, isRecord } from '../api/client';
-import { getCsrfToken } from '../session/auth-client';
+import { sendWithCsrf } from '../session/auth-client';
 import { parseNotification, type AppNotification } from './notification-store';
 
 export const NOTIFICATIONS_PATH = '/api/notifications';
@@ -29,8 +29,7 @@ export function fetchServerNotifications(signal?: AbortSignal): Promise<ServerNo
 }
 
 async function withCsrf<T>(path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T, body?: unknown): Promise<T> {
-  const csrfToken = await getCsrfToken();
-  return apiRequest(path, { method, headers: { 'x-csrf-token': csrfToken }, ...(body === undefined ? {} : { body }), parse });
+  return sendWithCsrf(path, { method, ...(body === undefined ? {} : { body }), parse });
 }
 
 function parseUnreadCount(body: unknown): number {

@@ -1,6 +1,6 @@
 // Installed-app detection and tracking (product spec sections 4 and 7).
-import { apiRequest, isRecord } from '../api/client';
-import { getCsrfToken } from '../session/auth-client';
+import { isRecord } from '../api/client';
+import { sendWithCsrf } from '../session/auth-client';
 
 export const PWA_INSTALL_PATH = '/api/user/pwa-install';
 /** Remembers that this browser already reported its install, so it is sent once. */
@@ -22,10 +22,8 @@ export function isPwaSupported(): boolean {
 }
 
 export async function reportPwaInstall(installSource: InstallSource): Promise<void> {
-  const csrfToken = await getCsrfToken();
-  await apiRequest(PWA_INSTALL_PATH, {
+  await sendWithCsrf(PWA_INSTALL_PATH, {
     method: 'POST',
-    headers: { 'x-csrf-token': csrfToken },
     body: { installSource },
     parse: (body) => {
       if (!isRecord(body) || body.pwaInstalled !== true) throw new TypeError('pwa-install: expected { pwaInstalled: true }');

@@ -1,6 +1,6 @@
 // Calls to the accounts api (`/api/auth/*`) exactly as the accounts issue defines them. Every
 // state-changing call carries the csrf token in its JSON body and as the x-csrf-token header.
-import { ApiError, CLIENT_ERROR_CODES, apiRequest, isRecord } from '../api/client';
+import { ApiError, CLIENT_ERROR_CODES, apiRequest, isRecord, type RequestOptions } from '../api/client';
 
 export const AUTH_BASE_PATH = '/api/auth';
 
@@ -96,6 +96,12 @@ export function getSession(signal?: AbortSignal): Promise<Session | null> {
 
 export function getCsrfToken(signal?: AbortSignal): Promise<string> {
   return apiRequest(`${AUTH_BASE_PATH}/csrf`, { signal, parse: parseCsrf });
+}
+
+/** A state-changing call from a signed-in page: the session's csrf token rides as x-csrf-token. */
+export async function sendWithCsrf<T>(path: string, options: Omit<RequestOptions<T>, 'headers'>): Promise<T> {
+  const csrfToken = await getCsrfToken();
+  return apiRequest(path, { ...options, headers: { 'x-csrf-token': csrfToken } });
 }
 
 export function getProviders(signal?: AbortSignal): Promise<AuthProviders> {

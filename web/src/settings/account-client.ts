@@ -2,7 +2,7 @@
 // user.routes.ts and teams.routes.ts). Every state-changing call sends the session's csrf token
 // as x-csrf-token, fetched through the one auth client helper.
 import { ApiError, apiRequest, isRecord, type BodyParser } from '../api/client';
-import { getCsrfToken } from '../session/auth-client';
+import { sendWithCsrf } from '../session/auth-client';
 
 export const TEAM_ROLES = ['owner', 'admin', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
@@ -134,8 +134,7 @@ export function parseActivityPage(body: unknown): ActivityPage {
 const none: BodyParser<void> = () => undefined;
 
 async function mutate<T>(path: string, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', parse: BodyParser<T>, body?: unknown): Promise<T> {
-  const csrfToken = await getCsrfToken();
-  return apiRequest(path, { method, body, headers: { 'x-csrf-token': csrfToken }, parse });
+  return sendWithCsrf(path, { method, body, parse });
 }
 
 export const getAccountUser = (signal?: AbortSignal) => apiRequest('/api/user', { signal, parse: parseAccountUser });
