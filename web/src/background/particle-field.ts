@@ -27,21 +27,56 @@ export interface Particle {
 
 export type Random = () => number;
 
-export function createParticle(x: number, y: number, random: Random): Particle {
+/** Size and speed of a particle layer (the page background's by default). */
+export interface ParticleLook {
+  minSize: number;
+  maxSize: number;
+  speed: number;
+}
+
+export function createParticle(x: number, y: number, random: Random, look: ParticleLook = PARTICLE_SETTINGS): Particle {
   const angle = random() * Math.PI * 2;
   // At least a quarter of the top speed, so nothing hangs still.
-  const speed = PARTICLE_SETTINGS.speed * (0.25 + 0.75 * random());
+  const speed = look.speed * (0.25 + 0.75 * random());
   return {
     x,
     y,
     vx: Math.cos(angle) * speed,
     vy: Math.sin(angle) * speed,
-    size: PARTICLE_SETTINGS.minSize + random() * (PARTICLE_SETTINGS.maxSize - PARTICLE_SETTINGS.minSize),
+    size: look.minSize + random() * (look.maxSize - look.minSize),
   };
 }
 
-export function createParticles(width: number, height: number, random: Random, count: number = PARTICLE_SETTINGS.density): Particle[] {
-  return Array.from({ length: count }, () => createParticle(random() * width, random() * height, random));
+export function createParticles(
+  width: number,
+  height: number,
+  random: Random,
+  count: number = PARTICLE_SETTINGS.density,
+  look: ParticleLook = PARTICLE_SETTINGS,
+): Particle[] {
+  return Array.from({ length: count }, () => createParticle(random() * width, random() * height, random, look));
+}
+
+/**
+ * The avatar badge's two particle layers (spec section 9: white at density 1200, light blue at
+ * 600). Those densities are the original particle library's area-scaled counts: `density`
+ * particles per reference area of 800 x 1000 CSS px^2 (its defaults), so a badge gets
+ * `density * badgeArea / 800,000` of each, at least one: a 36 px badge shows 2 white and 1 blue
+ * sparkle, a 48 px one 3 and 2. The particles are smaller and slower than the page's so they read
+ * as a shimmer on the initial, not as noise.
+ */
+export const AVATAR_PARTICLE_LAYERS = [
+  { colour: '#ffffff', density: 1200 },
+  { colour: '#9fd3ff', density: 600 },
+] as const;
+
+export const AVATAR_PARTICLE_LOOK: ParticleLook = { minSize: 0.5, maxSize: 1.2, speed: 0.25 };
+
+/** Reference area of the density scaling above, in CSS px^2. */
+export const DENSITY_REFERENCE_AREA = 800 * 1000;
+
+export function areaScaledCount(density: number, width: number, height: number): number {
+  return Math.max(1, Math.round((density * width * height) / DENSITY_REFERENCE_AREA));
 }
 
 /** A click adds particles where it landed. */

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { AvatarParticles } from '../background/avatar-particles';
 import { useNotifications } from '../notifications/notification-provider';
 import type { SessionUser } from '../session/auth-client';
 import { useSession } from '../session/session-provider';
@@ -37,7 +38,8 @@ function GearIcon() {
 export function AvatarBadge({ initial, size = 'md' }: { initial: string; size?: 'sm' | 'md' | 'lg' }) {
   return (
     <span className={`avatar avatar--${size}`} aria-hidden="true">
-      {initial}
+      <AvatarParticles />
+      <span className="avatar__initial">{initial}</span>
       <span className="avatar__online" />
     </span>
   );
