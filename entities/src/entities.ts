@@ -11,7 +11,7 @@ import {
   InsiderTradingTransaction,
 } from './insiders';
 import { LockupEvent } from './lockups';
-import { ChartLayout, Market, Watchlist, WatchlistItem } from './markets';
+import { ChartLayout, Market, PriceBar, Watchlist, WatchlistItem } from './markets';
 import { Notification, PushSubscription } from './notifications';
 import { MispricingAlert, PredictionMarket, PredictionPerformance, UserPrediction } from './predictions';
 import { ContactMessage } from './contact';
@@ -39,6 +39,7 @@ export const ENTITIES: Function[] = [
   // markets
   Market,
   ChartLayout,
+  PriceBar,
   Watchlist,
   WatchlistItem,
   // alerts

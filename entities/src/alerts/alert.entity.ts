@@ -37,12 +37,46 @@ export class Alert {
   @Column({ type: 'varchar', length: 100 })
   name: string;
 
-  // above | below | crosses_above | crosses_below | percent_change ...
+  // The condition type (jobs/src/alerts/alert-conditions.ts): crossing_up, greater_than, rsi_above ...
   @Column({ type: 'varchar', length: 30 })
   condition: string;
 
+  // The condition's main threshold (value, channel low, amount, percent, RSI level or period).
   @Column({ type: 'numeric', precision: 30, scale: 10 })
   value: string;
+
+  // The whole validated condition, type included (channel bounds, windows, periods, direction).
+  @Column({ type: 'jsonb', default: {} })
+  params: Record<string, unknown>;
+
+  // Bar interval of a technical condition (1m, 5m, 15m, 1h, 4h, 1d); null for price conditions.
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  interval: string | null;
+
+  // once | once_per_day | every_time (jobs/src/alerts/alert-frequency.ts).
+  @Column({ type: 'varchar', length: 20, default: 'once' })
+  frequency: string;
+
+  // every_time: no new firing within this many seconds of the last one.
+  @Column({ type: 'integer', default: 60 })
+  cooldownSeconds: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  // Delivery channels besides in-app + live stream (always on).
+  @Column({ type: 'boolean', default: true })
+  notifyPush: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  notifyEmail: boolean;
+
+  // Webhook: POST JSON signed with HMAC-SHA256 of the body under webhookSecret.
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  webhookUrl: string | null;
+
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  webhookSecret: string | null;
 
   @Column({ type: 'boolean', default: true })
   isActive: boolean;

@@ -20,6 +20,10 @@ export class Market {
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
+  // The exchange (MIC) whose session gates stock polling; null for 24/7 markets (crypto).
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  exchangeId: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -6,11 +6,13 @@ import {
   JoinColumn,
   ManyToOne,
   PrimaryGeneratedColumn,
+  Unique,
   UpdateDateColumn,
 } from 'typeorm';
 import { User } from '../accounts/user.entity';
 
 @Entity({ name: 'watchlists' })
+@Unique('uq_watchlists_user_name', ['userId', 'name'])
 export class Watchlist {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
