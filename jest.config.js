@@ -1,12 +1,15 @@
 const swc = require('./jest/swc.config.js');
 
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', swc] };
+// ESM-only packages (no dependencies of their own) are compiled to CommonJS like our code.
+const transformIgnorePatterns = ['/node_modules/(?!(trading-signals)/)'];
 
 const node = (name) => ({
   displayName: name,
   rootDir: `<rootDir>/${name}`,
   testEnvironment: 'node',
   transform,
+  transformIgnorePatterns,
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
 });
@@ -29,8 +32,13 @@ module.exports = {
       rootDir: '<rootDir>/web',
       testEnvironment: 'jsdom',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/src/**/*.test.tsx'],
-      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/test/asset-stub.js' },
+      moduleNameMapper: {
+        '\\.(css|svg|png)$': '<rootDir>/test/asset-stub.js',
+        // jsdom has no canvas: the chart library is a recorder here (real charts run in e2e/).
+        '^lightweight-charts$': '<rootDir>/test/chart-library.ts',
+      },
       setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
     },
     {

@@ -1,24 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
-import { Client } from 'pg';
 import { createDataSource, runMigrations } from '@tickerbell/entities';
 import { JobQueues, createProducerConnection } from '@tickerbell/jobs';
 import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
 import { createApp } from '../api/src/app';
 import { loadApiConfig } from '../api/src/config';
 import { hashPassword, verifyPassword } from '../api/src/accounts/password-hash';
-import type { Benchmark, BenchRow } from './bench';
+import { adminQuery, type Benchmark, type BenchRow } from './bench';
 
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -57,7 +47,7 @@ export const accountsBench: Benchmark = {
     const name = `tb_bench_accounts_${randomBytes(4).toString('hex')}`;
     const url = new URL(pgAdminUrl);
     url.pathname = `/${name}`;
-    await admin(pgAdminUrl, `CREATE DATABASE "${name}"`);
+    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
     const dataSource = createDataSource({ url: url.toString(), poolSize: 10, applicationName: 'tickerbell-bench-accounts' });
     const prefix = `tb-bench-${randomBytes(4).toString('hex')}`;
     const redis = createProducerConnection(redisUrl);
@@ -83,7 +73,7 @@ export const accountsBench: Benchmark = {
       redis.disconnect();
       await deleteKeysWithPrefix(redisUrl, prefix);
       if (dataSource.isInitialized) await dataSource.destroy();
-      await admin(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     }
     return rows;
   },

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 /** What every benchmark gets and returns. Benchmarks run on real Redis/PostgreSQL, never in `npm test`. */
 export interface BenchContext {
   redisUrl: string;
@@ -27,4 +28,15 @@ export function formatTable(rows: BenchRow[]): string {
     `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
     ...rows.map((r) => line(columns.map((c) => cell(r[c])))),
   ].join('\n');
+}
+
+/** One statement on the admin connection (CREATE / DROP DATABASE of a benchmark's own database). */
+export async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }

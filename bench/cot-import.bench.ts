@@ -4,10 +4,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { Client } from 'pg';
 import { createDataSource, runMigrations } from '@tickerbell/entities';
 import { TFF_COLUMNS, importCotRows, openCotFile, recomputeCotAnalyticsFor } from '@tickerbell/jobs';
-import type { Benchmark, BenchRow } from './bench';
+import { adminQuery, type Benchmark, type BenchRow } from './bench';
 
 const SAMPLE = join(__dirname, '../jobs/test/fixtures/cot/cftc_tff_futures_only_2022_sample.csv');
 const INSTRUMENTS = 80;
@@ -62,15 +61,6 @@ async function writeBenchFile(path: string): Promise<number> {
   return written;
 }
 
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 export const cotImportBenchmark: Benchmark = {
   name: 'cot',
@@ -80,7 +70,7 @@ export const cotImportBenchmark: Benchmark = {
     const name = `tb_bench_cot_${randomBytes(4).toString('hex')}`;
     const url = new URL(pgAdminUrl);
     url.pathname = `/${name}`;
-    await admin(pgAdminUrl, `CREATE DATABASE "${name}"`);
+    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
     const dataSource = createDataSource({ url: url.toString(), poolSize: 4, applicationName: 'tickerbell-bench-cot' });
     const rows: BenchRow[] = [];
     try {
@@ -111,7 +101,7 @@ export const cotImportBenchmark: Benchmark = {
       rows.push({ scenario: 'import again (all unchanged)', rows: again.rows, seconds: againSeconds, 'rows/s': again.rows / againSeconds });
     } finally {
       if (dataSource.isInitialized) await dataSource.destroy();
-      await admin(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       rmSync(dir, { recursive: true, force: true });
     }
     return rows;

@@ -11,8 +11,9 @@ import { alertsIndexBench } from './alerts-index.bench';
 import { accountsBench } from './accounts.bench';
 import { webBundleBench } from './web-bundle.bench';
 import { notificationsBench } from './notifications.bench';
+import { alertsE2eBench } from './alerts-e2e.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

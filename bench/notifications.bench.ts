@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { Client } from 'pg';
 import { createDataSource, runMigrations } from '@tickerbell/entities';
 import {
   BUNDLED_EXCHANGE_CALENDARS_PATH,
@@ -15,19 +14,10 @@ import {
 import { LocalPushService, browserKeys, decryptPushMessage } from '@tickerbell/jobs/src/testing/push-service';
 import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
 import { startWorkers } from '../workers/src/runtime';
-import type { Benchmark, BenchRow } from './bench';
+import { adminQuery, type Benchmark, type BenchRow } from './bench';
 
 const USERS = 10_000;
 
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
@@ -43,7 +33,7 @@ export const notificationsBench: Benchmark = {
     const name = `tb_bench_notifications_${randomBytes(4).toString('hex')}`;
     const url = new URL(pgAdminUrl);
     url.pathname = `/${name}`;
-    await admin(pgAdminUrl, `CREATE DATABASE "${name}"`);
+    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
     const dataSource = createDataSource({ url: url.toString(), poolSize: 10, applicationName: 'tickerbell-bench-notifications' });
     const prefix = `tb-bench-${randomUUID()}`;
     const service = new LocalPushService();
@@ -116,7 +106,7 @@ export const notificationsBench: Benchmark = {
       subscriber.disconnect();
       await service.stop();
       if (dataSource.isInitialized) await dataSource.destroy();
-      await admin(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await deleteKeysWithPrefix(redisUrl, prefix);
     }
     return rows;

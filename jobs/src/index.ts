@@ -20,3 +20,5 @@ export * from './seeds/markets.seed';
 export * from './runtime/heartbeat';
 export * from './alerts/index';
 export * from './prices/index';
+export * from './watchlists/index';
+export * from './chart-layouts/index';

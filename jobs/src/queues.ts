@@ -21,6 +21,8 @@ export const QUEUES = {
   cot: { description: 'Futures positioning (COT): CFTC report polling, imports and analytics', concurrency: 2 },
   'market-hours': { description: 'Market clock (every minute) and fan-out of market open/close events', concurrency: 2 },
   notifications: { description: 'Notification delivery: rows, live stream, web push, email copies', concurrency: 8 },
+  prices: { description: 'Price polling (crypto every 10 s, stocks every 60 s while open), bars, price updates', concurrency: 2 },
+  alerts: { description: 'Alert evaluation on price updates and closed bars, trigger writes, webhooks, expiry', concurrency: 4 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof QUEUES;

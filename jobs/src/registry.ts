@@ -4,6 +4,8 @@ import { cotJobs } from './cot/cot.jobs';
 import { mailJobs } from './mail/mail.jobs';
 import { marketHoursJobs } from './market-hours/market-hours.jobs';
 import { notificationsJobs } from './notifications/notifications.jobs';
+import { pricesJobs } from './prices/prices.jobs';
+import { alertsJobs } from './alerts/alerts.jobs';
 
 /**
  * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
@@ -15,6 +17,8 @@ export const JOBS = {
   ...mailJobs,
   ...marketHoursJobs,
   ...notificationsJobs,
+  ...pricesJobs,
+  ...alertsJobs,
 };
 
 export type JobName = keyof typeof JOBS;

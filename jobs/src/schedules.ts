@@ -1,6 +1,8 @@
 import type { JobName, JobPayload } from './registry';
 import { COT_SCHEDULES } from './cot/cot.schedules';
 import { MARKET_HOURS_SCHEDULES } from './market-hours/market-hours.schedules';
+import { ALERTS_SCHEDULES } from './alerts/alerts.schedules';
+import { PRICES_SCHEDULES } from './prices/prices.schedules';
 
 export type ScheduleRepeat =
   /** A cron pattern (with seconds optional), evaluated in `tz` (IANA; default UTC). */
@@ -35,4 +37,6 @@ export const SCHEDULES: ScheduleDefinition[] = [
   }),
   ...COT_SCHEDULES,
   ...MARKET_HOURS_SCHEDULES,
+  ...ALERTS_SCHEDULES,
+  ...PRICES_SCHEDULES,
 ];

@@ -1,5 +1,5 @@
 import { createDataSource } from '@tickerbell/entities';
-import { loadConfigOrExit, JobQueues, createLogger, createMailer, createWorkerConnection } from '@tickerbell/jobs';
+import { loadConfigOrExit, JobQueues, closeAlertIndexes, closePushSenders, createLogger, createMailer, createWorkerConnection } from '@tickerbell/jobs';
 import { loadWorkersConfig } from './config';
 import { startHealthServer, startHeartbeat } from './health';
 import { startWorkers } from './runtime';
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     }, config.WORKER_SHUTDOWN_TIMEOUT_MS);
     force.unref();
     await runtime.close();
+    await closeAlertIndexes();
+    await closePushSenders();
     await heartbeat.stop();
     healthServer?.close();
     await queues.close();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * When a met condition may fire an alert (docs/alerts.md, "Trigger frequency"):
- * - `once`: the first time, then the alert becomes inactive.
+ * - `once`: the first time, then the alert becomes inactive (re-activating it arms it again).
  * - `once_per_day`: at most once per UTC calendar day (the default for crypto alerts). UTC, not the
  *   user's zone: crypto trades around the clock, and every worker must derive the same dedupe key.
  * - `every_time`: every time, but not again within `cooldownSeconds` of the last trigger.
@@ -50,7 +50,12 @@ export function decideTrigger(alertId: number | string, state: TriggerState, now
   const last = state.lastTriggered;
   switch (state.frequency) {
     case 'once':
-      return last ? { fire: false, reason: 'already_fired', deactivate: true } : { fire: true, key: `${alertId}:once`, deactivate: true };
+      // Once per activation: a firing deactivates the alert, so an active `once` alert with a last
+      // trigger was re-activated by its owner and may fire again, under a key of its own. A
+      // trigger at or before the last one is the same firing seen again (a retry, a late tick).
+      if (!last) return { fire: true, key: `${alertId}:once`, deactivate: true };
+      if (now.getTime() <= last.getTime()) return { fire: false, reason: 'already_fired', deactivate: false };
+      return { fire: true, key: `${alertId}:once:${last.getTime()}`, deactivate: true };
     case 'once_per_day': {
       const day = utcDate(now);
       if (last && utcDate(last) === day) return { fire: false, reason: 'fired_today', deactivate: false };

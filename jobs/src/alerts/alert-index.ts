@@ -4,356 +4,699 @@ import {
   isTechnicalCondition,
   type AlertCondition,
   type PriceCondition,
-  type PricePoint,
   type PriceTick,
 } from './alert-conditions';
+import { decimalToDouble } from './decimal-to-double';
 
 /** An active alert as the index holds it. */
 export interface IndexedAlert {
   id: number;
   symbol: string;
   condition: AlertCondition;
+  /** Bar interval of a technical alert (evaluated when a bar of that interval closes). */
+  interval?: string | null;
 }
 
-interface Entry {
-  /** The threshold as a double: only for ordering; ties with a bound are re-checked exactly. */
-  key: number;
-  /** A channel's other bound as a double (NaN for other conditions). */
-  other: number;
-  alert: IndexedAlert;
-}
+// The families a symbol's price alerts are kept in, each sorted by its key (a threshold as a double),
+// numbered in the order a tick reads them (memory order helps the prefetcher). `other` is a
+// channel's other bound, or a moving alert's window slot.
+const GREATER_THAN = 0;
+const LESS_THAN = 1;
+const INSIDE_BY_LOW = 2; // other: high
+const OUTSIDE_BY_LOW = 3;
+const OUTSIDE_BY_HIGH = 4;
+const CROSSING_UP = 5; // crossing_up and crossing, by value (the crossing families run from here)
+const ENTERING_BY_LOW = 6; // other: high
+const EXITING_BY_HIGH = 7; // other: low
+const CROSSING_DOWN = 8; // crossing_down and crossing, by value
+const ENTERING_BY_HIGH = 9; // other: low
+const EXITING_BY_LOW = 10; // other: high
+const MOVING_UP = 11; // by amount; other: window slot (moving families run from here to the end)
+const MOVING_DOWN = 12;
+const MOVING_UP_PERCENT = 13; // by percent; other: window slot
+const MOVING_DOWN_PERCENT = 14;
+const FAMILIES = 15;
 
-/** Entries sorted by key. Bulk loads append and sort once; later edits binary-insert. */
-class SortedList {
-  entries: Entry[] = [];
-  private sorted = true;
+type Placement = (family: number, key: number, other: number) => void;
 
-  push(entry: Entry): void {
-    this.entries.push(entry);
-    this.sorted = false;
-  }
-
-  insert(entry: Entry): void {
-    this.finish();
-    this.entries.splice(lowerBound(this.entries, entry.key), 0, entry);
-  }
-
-  remove(key: number, id: number): boolean {
-    this.finish();
-    for (let i = lowerBound(this.entries, key); i < this.entries.length && this.entries[i].key === key; i++) {
-      if (this.entries[i].alert.id === id) {
-        this.entries.splice(i, 1);
-        return true;
-      }
+/** Where a price condition is kept: one or two (family, key, other) places. */
+function placements(condition: PriceCondition, to: Placement): void {
+  switch (condition.type) {
+    case 'crossing': {
+      const value = decimalToDouble(condition.value);
+      to(CROSSING_UP, value, Number.NaN);
+      to(CROSSING_DOWN, value, Number.NaN);
+      return;
     }
-    return false;
+    case 'crossing_up':
+      return to(CROSSING_UP, decimalToDouble(condition.value), Number.NaN);
+    case 'crossing_down':
+      return to(CROSSING_DOWN, decimalToDouble(condition.value), Number.NaN);
+    case 'greater_than':
+      return to(GREATER_THAN, decimalToDouble(condition.value), Number.NaN);
+    case 'less_than':
+      return to(LESS_THAN, decimalToDouble(condition.value), Number.NaN);
   }
-
-  finish(): void {
-    if (this.sorted) return;
-    this.entries.sort((a, b) => a.key - b.key);
-    this.sorted = true;
-  }
-}
-
-/** First index whose key is >= x. */
-function lowerBound(entries: Entry[], x: number): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].key < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose key is > x. */
-function upperBound(entries: Entry[], x: number): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].key <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-type Verify = (alert: IndexedAlert) => boolean;
-
-/** Keys below `sureBelow` match; keys in [sureBelow, maybeUpTo] match when `verify` says so. */
-function collectPrefix(list: SortedList, sureBelow: number, maybeUpTo: number, verify: Verify, out: IndexedAlert[]): void {
-  const e = list.entries;
-  if (e.length === 0) return;
-  const sure = lowerBound(e, sureBelow);
-  for (let i = 0; i < sure; i++) out.push(e[i].alert);
-  const end = upperBound(e, maybeUpTo);
-  for (let i = sure; i < end; i++) if (verify(e[i].alert)) out.push(e[i].alert);
-}
-
-/** Keys above `sureAbove` match; keys in [maybeFrom, sureAbove] match when `verify` says so. */
-function collectSuffix(list: SortedList, sureAbove: number, maybeFrom: number, verify: Verify, out: IndexedAlert[]): void {
-  const e = list.entries;
-  if (e.length === 0) return;
-  const sure = upperBound(e, sureAbove);
-  for (let i = lowerBound(e, maybeFrom); i < sure; i++) if (verify(e[i].alert)) out.push(e[i].alert);
-  for (let i = sure; i < e.length; i++) out.push(e[i].alert);
-}
-
-/** Keys in [lo, hi] are candidates; edge keys (== lo or == hi) or all of them are verified. */
-function collectBetween(list: SortedList, lo: number, hi: number, verifyAll: boolean, verify: Verify, out: IndexedAlert[]): void {
-  const e = list.entries;
-  if (e.length === 0) return;
-  const end = upperBound(e, hi);
-  for (let i = lowerBound(e, lo); i < end; i++) {
-    const { key, alert } = e[i];
-    if ((verifyAll || key === lo || key === hi) ? verify(alert) : true) out.push(alert);
-  }
-}
-
-/** The alerts of one symbol, by what a tick can cross. */
-class SymbolAlerts {
-  readonly crossingUp = new SortedList(); // crossing_up and crossing, by value
-  readonly crossingDown = new SortedList(); // crossing_down and crossing, by value
-  readonly greaterThan = new SortedList();
-  readonly lessThan = new SortedList();
-  readonly enteringByLow = new SortedList();
-  readonly enteringByHigh = new SortedList();
-  readonly exitingByLow = new SortedList();
-  readonly exitingByHigh = new SortedList();
-  readonly insideByLow = new SortedList();
-  readonly outsideByLow = new SortedList();
-  readonly outsideByHigh = new SortedList();
-  // Moving conditions by amount or percent (`other` is the window in minutes).
-  readonly movingUp = new SortedList();
-  readonly movingDown = new SortedList();
-  readonly movingUpPercent = new SortedList();
-  readonly movingDownPercent = new SortedList();
-  // The windows (minutes) the moving alerts use, with how many use each.
-  private readonly windowUse = new Map<number, number>();
-  private windowCache: { minutes: number[]; index: Map<number, number> } | null = null;
-  readonly technical = new Map<number, IndexedAlert>();
-  size = 0;
-
-  lists(condition: PriceCondition): { list: SortedList; key: number; other?: number }[] {
+  if ('low' in condition) {
+    const low = decimalToDouble(condition.low);
+    const high = decimalToDouble(condition.high);
     switch (condition.type) {
-      case 'crossing':
-        return [
-          { list: this.crossingUp, key: Number(condition.value) },
-          { list: this.crossingDown, key: Number(condition.value) },
-        ];
-      case 'crossing_up':
-        return [{ list: this.crossingUp, key: Number(condition.value) }];
-      case 'crossing_down':
-        return [{ list: this.crossingDown, key: Number(condition.value) }];
-      case 'greater_than':
-        return [{ list: this.greaterThan, key: Number(condition.value) }];
-      case 'less_than':
-        return [{ list: this.lessThan, key: Number(condition.value) }];
       case 'entering_channel':
-        return [
-          { list: this.enteringByLow, key: Number(condition.low) },
-          { list: this.enteringByHigh, key: Number(condition.high) },
-        ];
+        to(ENTERING_BY_LOW, low, high);
+        return to(ENTERING_BY_HIGH, high, low);
       case 'exiting_channel':
-        return [
-          { list: this.exitingByLow, key: Number(condition.low) },
-          { list: this.exitingByHigh, key: Number(condition.high) },
-        ];
+        to(EXITING_BY_LOW, low, high);
+        return to(EXITING_BY_HIGH, high, low);
       case 'inside_channel':
-        return [{ list: this.insideByLow, key: Number(condition.low), other: Number(condition.high) }];
+        return to(INSIDE_BY_LOW, low, high);
       case 'outside_channel':
-        return [
-          { list: this.outsideByLow, key: Number(condition.low) },
-          { list: this.outsideByHigh, key: Number(condition.high) },
-        ];
-      case 'moving_up':
-      case 'moving_down':
-        return [{ list: condition.type === 'moving_up' ? this.movingUp : this.movingDown, key: Number(condition.amount), other: condition.minutes }];
-      case 'moving_up_percent':
-      case 'moving_down_percent':
-        return [
-          { list: condition.type === 'moving_up_percent' ? this.movingUpPercent : this.movingDownPercent, key: Number(condition.percent), other: condition.minutes },
-        ];
+        to(OUTSIDE_BY_LOW, low, high);
+        return to(OUTSIDE_BY_HIGH, high, low);
     }
   }
-
-  /** Counts the window of a moving condition in (+1) or out (-1). */
-  trackWindow(condition: PriceCondition, delta: 1 | -1): void {
-    if (!('minutes' in condition)) return;
-    const count = (this.windowUse.get(condition.minutes) ?? 0) + delta;
-    if (count > 0) this.windowUse.set(condition.minutes, count);
-    else this.windowUse.delete(condition.minutes);
-    this.windowCache = null;
-  }
-
-  /** The distinct windows, ascending, and each one's position. */
-  windows(): { minutes: number[]; index: Map<number, number> } {
-    if (!this.windowCache) {
-      const minutes = [...this.windowUse.keys()].sort((a, b) => a - b);
-      this.windowCache = { minutes, index: new Map(minutes.map((m, i) => [m, i])) };
-    }
-    return this.windowCache;
-  }
-
-  finish(): void {
-    for (const list of this.allLists()) list.finish();
-  }
-
-  private *allLists(): Iterable<SortedList> {
-    yield* [this.crossingUp, this.crossingDown, this.greaterThan, this.lessThan];
-    yield* [this.enteringByLow, this.enteringByHigh, this.exitingByLow, this.exitingByHigh];
-    yield* [this.insideByLow, this.outsideByLow, this.outsideByHigh];
-    yield* [this.movingUp, this.movingDown, this.movingUpPercent, this.movingDownPercent];
-  }
-
-  match(tick: PriceTick, out: IndexedAlert[]): void {
-    const c = tick.current;
-    const cf = Number(c);
-    const exact: Verify = (alert) => isPriceConditionMet(alert.condition as PriceCondition, tick);
-
-    // Levels: a prefix or suffix of the sorted thresholds; only thresholds that tie with the price
-    // as doubles are compared exactly.
-    collectPrefix(this.greaterThan, cf, cf, exact, out);
-    collectSuffix(this.lessThan, cf, cf, exact, out);
-    matchInside(this.insideByLow, cf, exact, out);
-    collectSuffix(this.outsideByLow, cf, cf, (a) => channel(a).low !== c && compareDecimal(channel(a).low, c) > 0, out);
-    collectPrefix(this.outsideByHigh, cf, cf, (a) => compareDecimal(channel(a).high, c) < 0, out);
-
-    // Crossings and channel edges: only thresholds inside the range the price moved through.
-    const p = tick.previous;
-    if (p !== null) {
-      const pf = Number(p);
-      const direction = compareDecimal(p, c);
-      if (direction < 0) {
-        collectBetween(this.crossingUp, pf, cf, false, exact, out);
-        collectBetween(this.enteringByLow, pf, cf, true, exact, out);
-        collectBetween(this.exitingByHigh, pf, cf, true, exact, out);
-      } else if (direction > 0) {
-        collectBetween(this.crossingDown, cf, pf, false, exact, out);
-        collectBetween(this.enteringByHigh, cf, pf, true, exact, out);
-        collectBetween(this.exitingByLow, cf, pf, true, exact, out);
-      }
-    }
-
-    if (this.windowUse.size) matchMoving(tick, cf, this, exact, out);
+  // The window slot is filled in once the symbol's windows are known.
+  switch (condition.type) {
+    case 'moving_up':
+      return to(MOVING_UP, decimalToDouble(condition.amount), -1);
+    case 'moving_down':
+      return to(MOVING_DOWN, decimalToDouble(condition.amount), -1);
+    case 'moving_up_percent':
+      return to(MOVING_UP_PERCENT, decimalToDouble(condition.percent), -1);
+    case 'moving_down_percent':
+      return to(MOVING_DOWN_PERCENT, decimalToDouble(condition.percent), -1);
   }
 }
 
-function channel(alert: IndexedAlert): { low: string; high: string } {
-  return alert.condition as { low: string; high: string };
+function windowMinutes(condition: PriceCondition): number | undefined {
+  return 'minutes' in condition ? condition.minutes : undefined;
 }
 
-/** inside_channel: low <= price <= high, over the alerts sorted by low (high rides along as a double). */
-function matchInside(list: SortedList, cf: number, exact: Verify, out: IndexedAlert[]): void {
-  const e = list.entries;
-  if (e.length === 0) return;
-  const end = upperBound(e, cf);
-  for (let i = 0; i < end; i++) {
-    const { key, other, alert } = e[i];
-    if (key < cf && other > cf) out.push(alert);
-    else if (key === cf || other === cf) {
-      if (exact(alert)) out.push(alert);
-    }
+// Families are usually small: below this size a linear scan beats a binary search's mispredicted branches.
+const LINEAR_SEARCH = 16;
+
+/** First entry in [from, to) whose key (data[keysAt + i]) is >= x. */
+function lowerBound(data: Float64Array, keysAt: number, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (hi - lo > LINEAR_SEARCH) {
+    const mid = (lo + hi) >>> 1;
+    if (data[keysAt + mid] < x) lo = mid + 1;
+    else hi = mid;
   }
+  while (lo < hi && data[keysAt + lo] < x) lo++;
+  return lo;
 }
 
-interface ParsedPoint {
-  t: number;
-  v: number;
-  price: string;
-}
-
-const RELATIVE_BAND = 1e-12;
-
-/** History points parsed once per tick, newest first (history is usually kept oldest first). */
-function newestFirst(history: readonly PricePoint[]): ParsedPoint[] {
-  const points = new Array<ParsedPoint>(history.length);
-  let ordered = true;
-  for (let i = 0, j = history.length - 1; j >= 0; i++, j--) {
-    const h = history[j];
-    points[i] = { t: h.at.getTime(), v: Number(h.price), price: h.price };
-    if (i > 0 && points[i].t > points[i - 1].t) ordered = false;
+/** First entry in [from, to) whose key is > x. */
+function upperBound(data: Float64Array, keysAt: number, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (hi - lo > LINEAR_SEARCH) {
+    const mid = (lo + hi) >>> 1;
+    if (data[keysAt + mid] <= x) lo = mid + 1;
+    else hi = mid;
   }
-  if (!ordered) points.sort((a, b) => b.t - a.t);
-  return points;
+  while (lo < hi && data[keysAt + lo] <= x) lo++;
+  return lo;
+}
+
+/** The exact evaluator, for thresholds that tie with a bound as doubles. */
+function exact(alert: IndexedAlert, tick: PriceTick): boolean {
+  return isPriceConditionMet(alert.condition as PriceCondition, tick);
+}
+
+function channelLow(alert: IndexedAlert): string {
+  return (alert.condition as { low: string }).low;
+}
+
+function channelHigh(alert: IndexedAlert): string {
+  return (alert.condition as { high: string }).high;
+}
+
+/** Bulk-build rows of one symbol, sorted once by finish(). */
+interface Pending {
+  family: number[];
+  key: number[];
+  other: number[];
+  alert: IndexedAlert[];
+}
+
+// Layout of a symbol's `data` (see SymbolAlerts).
+const BRACKETS_AT = FAMILIES + 1;
+const BRACKETS = FAMILIES + (FAMILIES - MOVING_UP); // one per family, a second one per moving family
+const WINDOWS_AT = BRACKETS_AT + 3 * BRACKETS;
+
+/** Forgets a bracket: no value lies above +Infinity and below -Infinity. */
+function clearBracket(data: Float64Array, bracket: number): void {
+  data[BRACKETS_AT + 3 * bracket] = Number.POSITIVE_INFINITY;
+  data[BRACKETS_AT + 3 * bracket + 1] = Number.NEGATIVE_INFINITY;
+}
+
+function clearBrackets(data: Float64Array): void {
+  for (let b = 0; b < BRACKETS; b++) clearBracket(data, b);
+}
+
+/** Set by locate(): the value lies strictly between two neighbouring keys, so no key ties with it. */
+let clean = false;
+
+/**
+ * The lowerBound (or upperBound) of x among family entries [from, to), through the family's
+ * bracket: the open interval between the two keys around the value it last located, with that
+ * position. A symbol's price moves little from tick to tick, so the next value usually falls in the
+ * same gap between thresholds and the family's keys are not read at all (the index is memory-bound:
+ * each family read is a cache miss). Any edit of the family clears its bracket.
+ */
+function locate(data: Float64Array, keysAt: number, from: number, to: number, bracket: number, x: number, upper: boolean): number {
+  const at = BRACKETS_AT + 3 * bracket;
+  if (data[at] < x && x < data[at + 1]) {
+    clean = true;
+    return from + data[at + 2];
+  }
+  const position = upper ? upperBound(data, keysAt, from, to, x) : lowerBound(data, keysAt, from, to, x);
+  const below = position > from ? data[keysAt + position - 1] : Number.NEGATIVE_INFINITY;
+  const above = position < to ? data[keysAt + position] : Number.POSITIVE_INFINITY;
+  clean = below < x && x < above;
+  if (clean) {
+    data[at] = below;
+    data[at + 1] = above;
+    data[at + 2] = position - from;
+  } else clearBracket(data, bracket);
+  return position;
 }
 
 /**
- * Moving conditions of one symbol. One pass over the history (newest first) gives each window's
- * move up/down (amount and percent); a move never shrinks as its window widens, so thresholds
- * below the smallest window's move all match, those above the largest one's never do, and only
- * those in between are checked against their own window. Moves are computed in doubles; thresholds
- * within a band around them, wider than any rounding of that arithmetic, are re-checked exactly.
+ * The price alerts of one symbol in one Float64Array, so that a tick follows one pointer instead of
+ * dozens (the index is memory-bound: with 10,000 symbols, each symbol's data is a cache miss away):
+ * - data[f] (f = 0..FAMILIES): the first entry of family f, family f being entries [data[f], data[f+1]);
+ * - data[BRACKETS_AT ..]: per family (and a second one per moving family) the bracket of locate(),
+ *   as (below, above, position in the family);
+ * - data[WINDOWS_AT ..]: the distinct windows (minutes) of the moving alerts, ascending;
+ * - data[keysAt + i]: entry i's key (a threshold as a double); data[othersAt + i]: its other double.
+ * Keys are kept apart from the others so that searches read dense memory.
+ * `alerts[i]` is entry i's alert. Each family is sorted by key.
  */
-function matchMoving(tick: PriceTick, cf: number, symbol: SymbolAlerts, exact: Verify, out: IndexedAlert[]): void {
-  const { minutes, index } = symbol.windows();
-  const n = minutes.length;
-  const now = tick.at.getTime();
-  const points = newestFirst(tick.history ?? []);
-  const up = new Array<number>(n);
-  const down = new Array<number>(n);
-  const upPercent = new Array<number>(n);
-  const downPercent = new Array<number>(n);
-  const upBand = new Array<number>(n);
-  const downBand = new Array<number>(n);
-  const upPercentBand = new Array<number>(n);
-  const downPercentBand = new Array<number>(n);
-  let min: ParsedPoint = { t: now, v: cf, price: tick.current };
-  let max = min;
-  let i = 0;
-  for (let j = 0; j < n; j++) {
-    const since = now - minutes[j] * 60_000;
-    for (; i < points.length && points[i].t >= since; i++) {
-      const point = points[i];
-      if (point.t > now) continue;
-      // Doubles order the decimals except when they tie: then compare exactly.
-      if (point.v < min.v || (point.v === min.v && compareDecimal(point.price, min.price) < 0)) min = point;
-      if (point.v > max.v || (point.v === max.v && compareDecimal(point.price, max.price) > 0)) max = point;
-    }
-    // The error of a difference of two doubles is about an ulp of the larger one.
-    const slack = (Math.abs(cf) + Math.abs(min.v) + Math.abs(max.v)) * 1e-13;
-    up[j] = cf - min.v;
-    down[j] = max.v - cf;
-    upBand[j] = slack + Math.abs(up[j]) * RELATIVE_BAND;
-    downBand[j] = slack + Math.abs(down[j]) * RELATIVE_BAND;
-    upPercent[j] = min.v > 0 ? (up[j] * 100) / min.v : Number.NEGATIVE_INFINITY;
-    downPercent[j] = max.v > 0 ? (down[j] * 100) / max.v : Number.NEGATIVE_INFINITY;
-    upPercentBand[j] = min.v > 0 ? (upBand[j] * 100) / min.v + Math.abs(upPercent[j]) * RELATIVE_BAND : 0;
-    downPercentBand[j] = max.v > 0 ? (downBand[j] * 100) / max.v + Math.abs(downPercent[j]) * RELATIVE_BAND : 0;
+class SymbolAlerts {
+  data = SymbolAlerts.emptyData();
+  alerts: IndexedAlert[] = [];
+  keysAt = WINDOWS_AT;
+  othersAt = WINDOWS_AT + 8;
+  windowCount = 0;
+  pending: Pending | null = null;
+  // How many moving alerts use each window; the entries' slots are renumbered when the set changes.
+  private readonly windowUse = new Map<number, number>();
+  private windowsChanged = false;
+  technical: Map<number, IndexedAlert> | null = null;
+  size = 0;
+
+  get length(): number {
+    return this.data[FAMILIES];
   }
-  matchMovingList(symbol.movingUp, up, upBand, index, exact, out);
-  matchMovingList(symbol.movingDown, down, downBand, index, exact, out);
-  matchMovingList(symbol.movingUpPercent, upPercent, upPercentBand, index, exact, out);
-  matchMovingList(symbol.movingDownPercent, downPercent, downPercentBand, index, exact, out);
+
+  private static emptyData(): Float64Array {
+    const data = new Float64Array(WINDOWS_AT + 16);
+    clearBrackets(data);
+    return data;
+  }
+
+  /** The family's entries moved: its brackets no longer hold. */
+  private clearBrackets(family: number): void {
+    clearBracket(this.data, family);
+    if (family >= MOVING_UP) clearBracket(this.data, FAMILIES + family - MOVING_UP);
+  }
+
+  add(alert: IndexedAlert, bulk: boolean): void {
+    if (isTechnicalCondition(alert.condition)) {
+      (this.technical ??= new Map()).set(alert.id, alert);
+      return;
+    }
+    const condition = alert.condition;
+    if (!bulk) this.finish();
+    this.trackWindow(condition, 1);
+    if (bulk) {
+      const pending = (this.pending ??= { family: [], key: [], other: [], alert: [] });
+      placements(condition, (family, key, other) => {
+        pending.family.push(family);
+        pending.key.push(key);
+        pending.other.push(other);
+        pending.alert.push(alert);
+      });
+    } else {
+      placements(condition, (family, key, other) => this.insert(family, key, other, alert));
+    }
+  }
+
+  delete(alert: IndexedAlert): void {
+    if (isTechnicalCondition(alert.condition)) {
+      this.technical?.delete(alert.id);
+      return;
+    }
+    this.finish();
+    this.trackWindow(alert.condition, -1);
+    placements(alert.condition, (family, key) => this.removeEntry(family, key, alert.id));
+  }
+
+  private insert(family: number, key: number, other: number, alert: IndexedAlert): void {
+    const length = this.length;
+    if (length === this.capacity()) this.relayout(this.windowCapacity(), Math.max(8, length * 2));
+    const { data, keysAt, othersAt } = this;
+    const at = upperBound(data, keysAt, data[family], data[family + 1], key);
+    data.copyWithin(keysAt + at + 1, keysAt + at, keysAt + length);
+    data.copyWithin(othersAt + at + 1, othersAt + at, othersAt + length);
+    data[keysAt + at] = key;
+    data[othersAt + at] =
+      family >= MOVING_UP && !this.windowsChanged ? this.slotOf(windowMinutes(alert.condition as PriceCondition)!) : other;
+    this.alerts.splice(at, 0, alert);
+    for (let f = family + 1; f <= FAMILIES; f++) data[f]++;
+    this.clearBrackets(family);
+  }
+
+  private removeEntry(family: number, key: number, id: number): void {
+    const { data, keysAt, othersAt } = this;
+    const end = data[family + 1];
+    for (let i = lowerBound(data, keysAt, data[family], end, key); i < end && data[keysAt + i] === key; i++) {
+      if (this.alerts[i].id !== id) continue;
+      const length = this.length;
+      data.copyWithin(keysAt + i, keysAt + i + 1, keysAt + length);
+      data.copyWithin(othersAt + i, othersAt + i + 1, othersAt + length);
+      this.alerts.splice(i, 1);
+      for (let f = family + 1; f <= FAMILIES; f++) data[f]--;
+      this.clearBrackets(family);
+      return;
+    }
+  }
+
+  private windowCapacity(): number {
+    return this.keysAt - WINDOWS_AT;
+  }
+
+  private capacity(): number {
+    return this.othersAt - this.keysAt;
+  }
+
+  /** A new array with room for `windows` windows and `entries` entries, the current content copied. */
+  private relayout(windows: number, entries: number): void {
+    const keysAt = WINDOWS_AT + windows;
+    const othersAt = keysAt + entries;
+    const data = new Float64Array(othersAt + entries);
+    const length = this.length;
+    data.set(this.data.subarray(0, WINDOWS_AT + this.windowCount));
+    data.set(this.data.subarray(this.keysAt, this.keysAt + length), keysAt);
+    data.set(this.data.subarray(this.othersAt, this.othersAt + length), othersAt);
+    this.data = data;
+    this.keysAt = keysAt;
+    this.othersAt = othersAt;
+  }
+
+  /** Merges bulk-loaded rows: one sort by (family, key). */
+  finish(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    const { family, key, other, alert } = pending;
+    const order = Array.from({ length: family.length }, (_, i) => i);
+    order.sort((a, b) => family[a] - family[b] || key[a] - key[b]);
+    // Bulk rows only arrive before any single insert, so the layout is empty here.
+    this.windowCount = 0;
+    this.keysAt = WINDOWS_AT + this.windowUse.size;
+    this.othersAt = this.keysAt + order.length;
+    const data = (this.data = new Float64Array(this.othersAt + order.length));
+    clearBrackets(data);
+    const alerts = (this.alerts = new Array<IndexedAlert>(order.length));
+    for (let i = 0; i < order.length; i++) {
+      const j = order[i];
+      data[this.keysAt + i] = key[j];
+      data[this.othersAt + i] = other[j];
+      alerts[i] = alert[j];
+      data[family[j] + 1]++;
+    }
+    for (let f = 1; f <= FAMILIES; f++) data[f] += data[f - 1];
+    this.windowsChanged = true;
+    this.refreshWindows();
+  }
+
+  /** Counts the window of a moving condition in (+1) or out (-1). */
+  private trackWindow(condition: PriceCondition, delta: 1 | -1): void {
+    const minutes = windowMinutes(condition);
+    if (minutes === undefined) return;
+    const count = (this.windowUse.get(minutes) ?? 0) + delta;
+    if (count > 0) this.windowUse.set(minutes, count);
+    else this.windowUse.delete(minutes);
+    if (count === 0 || (count === 1 && delta === 1)) this.windowsChanged = true;
+  }
+
+  /** A window's position among the symbol's windows. */
+  private slotOf(minutes: number): number {
+    let slot = 0;
+    while (slot < this.windowCount && this.data[WINDOWS_AT + slot] < minutes) slot++;
+    return slot;
+  }
+
+  /** The distinct windows (minutes) of the armed moving alerts, ascending. */
+  armedWindows(): number[] {
+    this.refreshWindows();
+    return Array.from(this.data.subarray(WINDOWS_AT, WINDOWS_AT + this.windowCount));
+  }
+
+  /** Rewrites the windows and renumbers the moving entries' slots after the set of windows changed. */
+  refreshWindows(): void {
+    if (!this.windowsChanged) return;
+    this.windowsChanged = false;
+    const windows = [...this.windowUse.keys()].sort((a, b) => a - b);
+    if (windows.length > this.windowCapacity()) this.relayout(windows.length * 2, Math.max(8, this.capacity()));
+    this.data.set(windows, WINDOWS_AT);
+    this.windowCount = windows.length;
+    const { data, othersAt } = this;
+    for (let i = data[MOVING_UP]; i < data[FAMILIES]; i++) {
+      data[othersAt + i] = this.slotOf(windowMinutes(this.alerts[i].condition as PriceCondition)!);
+    }
+  }
+
+  match(tick: PriceTick, out: IndexedAlert[]): void {
+    const data = this.data;
+    if (data[FAMILIES] === 0) return;
+    const keysAt = this.keysAt;
+    const othersAt = this.othersAt;
+    const alerts = this.alerts;
+    const c = tick.current;
+    const cf = decimalToDouble(c);
+    let from: number;
+    let to: number;
+
+    // Levels: a prefix or suffix of the sorted thresholds; only thresholds that tie with the price
+    // as doubles are compared exactly (rounding to a double is monotonic, so the rest is sure).
+    if ((from = data[GREATER_THAN]) < (to = data[GREATER_THAN + 1])) {
+      const sure = locate(data, keysAt, from, to, GREATER_THAN, cf, false);
+      for (let i = from; i < sure; i++) out.push(alerts[i]);
+      if (!clean) for (let i = sure; i < to && data[keysAt + i] === cf; i++) if (exact(alerts[i], tick)) out.push(alerts[i]);
+    }
+    if ((from = data[LESS_THAN]) < (to = data[LESS_THAN + 1])) {
+      const sure = locate(data, keysAt, from, to, LESS_THAN, cf, true);
+      if (!clean) for (let i = lowerBound(data, keysAt, from, sure, cf); i < sure; i++) if (exact(alerts[i], tick)) out.push(alerts[i]);
+      for (let i = sure; i < to; i++) out.push(alerts[i]);
+    }
+    if ((from = data[INSIDE_BY_LOW]) < (to = data[INSIDE_BY_LOW + 1])) {
+      const end = locate(data, keysAt, from, to, INSIDE_BY_LOW, cf, true);
+      for (let i = from; i < end; i++) {
+        const low = data[keysAt + i];
+        const high = data[othersAt + i];
+        if (low < cf && high > cf) out.push(alerts[i]);
+        else if ((low === cf || high === cf) && exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+    // An outside alert sits in both lists; each list confirms only its own side, so a tie never
+    // reports it twice.
+    if ((from = data[OUTSIDE_BY_LOW]) < (to = data[OUTSIDE_BY_LOW + 1])) {
+      const sure = locate(data, keysAt, from, to, OUTSIDE_BY_LOW, cf, true);
+      if (!clean) {
+        for (let i = lowerBound(data, keysAt, from, sure, cf); i < sure; i++) if (compareDecimal(channelLow(alerts[i]), c) > 0) out.push(alerts[i]);
+      }
+      for (let i = sure; i < to; i++) out.push(alerts[i]);
+    }
+    if ((from = data[OUTSIDE_BY_HIGH]) < (to = data[OUTSIDE_BY_HIGH + 1])) {
+      const sure = locate(data, keysAt, from, to, OUTSIDE_BY_HIGH, cf, false);
+      for (let i = from; i < sure; i++) out.push(alerts[i]);
+      if (!clean) {
+        for (let i = sure; i < to && data[keysAt + i] === cf; i++) if (compareDecimal(channelHigh(alerts[i]), c) < 0) out.push(alerts[i]);
+      }
+    }
+
+    // Crossings and channel edges: only thresholds inside the range the price moved through; a tick
+    // that did not move crosses nothing.
+    const p = tick.previous;
+    if (p !== null && p !== c && data[MOVING_UP] > data[CROSSING_UP]) {
+      const pf = decimalToDouble(p);
+      const direction = pf < cf ? -1 : pf > cf ? 1 : compareDecimal(p, c);
+      if (direction < 0) this.matchUp(tick, pf, cf, out);
+      else if (direction > 0) this.matchDown(tick, pf, cf, out);
+    }
+
+    if (data[FAMILIES] > data[MOVING_UP]) {
+      if (this.windowsChanged) this.refreshWindows();
+      matchMoving(this, tick, cf, out);
+    }
+  }
+
+  /**
+   * The entries of a family with keys in [pf, cf] (an upward tick) or [cf, pf] (downward), as
+   * [first, end) in `range`; empty without reading the keys when both prices lie in the bracket.
+   */
+  private crossed(family: number, pf: number, cf: number, up: boolean): boolean {
+    const { data, keysAt } = this;
+    const from = data[family];
+    const to = data[family + 1];
+    if (from === to) return false;
+    const bracket = BRACKETS_AT + 3 * family;
+    if (up) {
+      const end = locate(data, keysAt, from, to, family, cf, true);
+      // The bracket around cf also holds pf: no threshold in between.
+      if (clean && data[bracket] < pf) return false;
+      range.first = lowerBound(data, keysAt, from, end, pf);
+      range.end = end;
+    } else {
+      const first = locate(data, keysAt, from, to, family, cf, false);
+      if (clean && pf < data[bracket + 1]) return false;
+      range.first = first;
+      range.end = upperBound(data, keysAt, first, to, pf);
+    }
+    return range.first < range.end;
+  }
+
+  /** An upward tick p < c: crossings up (p < v <= c), entering by low, exiting by high. */
+  private matchUp(tick: PriceTick, pf: number, cf: number, out: IndexedAlert[]): void {
+    const { data, keysAt, othersAt, alerts } = this;
+    if (this.crossed(CROSSING_UP, pf, cf, true)) {
+      for (let i = range.first; i < range.end; i++) {
+        const v = data[keysAt + i];
+        if (v !== pf && v !== cf) out.push(alerts[i]);
+        else if (exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+    // Entering upward: p < low <= c <= high.
+    if (this.crossed(ENTERING_BY_LOW, pf, cf, true)) {
+      for (let i = range.first; i < range.end; i++) {
+        const low = data[keysAt + i];
+        const high = data[othersAt + i];
+        if (low > pf && low < cf && high > cf) out.push(alerts[i]);
+        else if ((low === pf || low === cf || high === cf) && exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+    // Exiting upward: low <= p <= high < c.
+    if (this.crossed(EXITING_BY_HIGH, pf, cf, true)) {
+      for (let i = range.first; i < range.end; i++) {
+        const high = data[keysAt + i];
+        const low = data[othersAt + i];
+        if (high > pf && high < cf && low < pf) out.push(alerts[i]);
+        else if ((high === pf || high === cf || low === pf) && exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+  }
+
+  /** A downward tick p > c: crossings down (p > v >= c), entering by high, exiting by low. */
+  private matchDown(tick: PriceTick, pf: number, cf: number, out: IndexedAlert[]): void {
+    const { data, keysAt, othersAt, alerts } = this;
+    if (this.crossed(CROSSING_DOWN, pf, cf, false)) {
+      for (let i = range.first; i < range.end; i++) {
+        const v = data[keysAt + i];
+        if (v !== pf && v !== cf) out.push(alerts[i]);
+        else if (exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+    // Entering downward: low <= c <= high < p.
+    if (this.crossed(ENTERING_BY_HIGH, pf, cf, false)) {
+      for (let i = range.first; i < range.end; i++) {
+        const high = data[keysAt + i];
+        const low = data[othersAt + i];
+        if (high > cf && high < pf && low < cf) out.push(alerts[i]);
+        else if ((high === cf || high === pf || low === cf) && exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+    // Exiting downward: c < low <= p <= high.
+    if (this.crossed(EXITING_BY_LOW, pf, cf, false)) {
+      for (let i = range.first; i < range.end; i++) {
+        const low = data[keysAt + i];
+        const high = data[othersAt + i];
+        if (low > cf && low < pf && high > pf) out.push(alerts[i]);
+        else if ((low === cf || low === pf || high === pf) && exact(alerts[i], tick)) out.push(alerts[i]);
+      }
+    }
+  }
 }
 
-/** A threshold matches when it is at most its window's move. */
-function matchMovingList(
-  list: SortedList,
-  move: number[],
-  band: number[],
-  windowIndex: Map<number, number>,
-  exact: Verify,
+/** The entries a crossing family's tick range holds (set by SymbolAlerts.crossed; one tick at a time). */
+const range = { first: 0, end: 0 };
+
+const RELATIVE_BAND = 1e-12;
+
+/** Per-window scratch of the moving conditions, reused by every tick (one tick is matched at a time). */
+class MovingScratch {
+  size = 0;
+  since = new Float64Array(0);
+  min = new Float64Array(0);
+  max = new Float64Array(0);
+  // move and band per window, for up, down, up % and down %: [move0, band0, move1, band1, ...]
+  up = new Float64Array(0);
+  down = new Float64Array(0);
+  upPercent = new Float64Array(0);
+  downPercent = new Float64Array(0);
+
+  times = new Float64Array(64);
+  prices: string[] = [];
+
+  ensureHistory(n: number): void {
+    if (n > this.times.length) this.times = new Float64Array(Math.max(n, this.times.length * 2));
+  }
+
+  ensure(n: number): void {
+    if (n <= this.size) return;
+    this.size = Math.max(n, this.size * 2, 16);
+    this.since = new Float64Array(this.size);
+    this.min = new Float64Array(this.size);
+    this.max = new Float64Array(this.size);
+    this.up = new Float64Array(this.size * 2);
+    this.down = new Float64Array(this.size * 2);
+    this.upPercent = new Float64Array(this.size * 2);
+    this.downPercent = new Float64Array(this.size * 2);
+  }
+}
+
+const scratch = new MovingScratch();
+
+/**
+ * Moving conditions of one symbol. A pass over the history (in any order) puts each point in
+ * the narrowest window that holds it; running extremes over the windows, narrowest first, give each
+ * window's move up/down (amount and percent). A move never shrinks as its window widens, so
+ * thresholds below the smallest window's move all match, those above the largest one's never do,
+ * and only those in between are checked against their own window. Moves are computed in doubles;
+ * thresholds within a band around them, wider than any rounding of that arithmetic (including
+ * decimals that round to the same double), are re-checked exactly.
+ */
+function matchMoving(symbol: SymbolAlerts, tick: PriceTick, cf: number, out: IndexedAlert[]): void {
+  const n = symbol.windowCount;
+  if (n === 0) return;
+  const data = symbol.data;
+  scratch.ensure(n);
+  const { since, min, max, up, down, upPercent, downPercent } = scratch;
+  const now = tick.at.getTime();
+  for (let j = 0; j < n; j++) {
+    since[j] = now - data[WINDOWS_AT + j] * 60_000; // descending in j
+    min[j] = Number.POSITIVE_INFINITY;
+    max[j] = Number.NEGATIVE_INFINITY;
+  }
+  const widest = since[n - 1];
+  const history = tick.history;
+  if (history) {
+    const count = history.length;
+    scratch.ensureHistory(count);
+    const times = scratch.times;
+    const prices = scratch.prices;
+    // First pass: only loads (independent across points, so the CPU overlaps their cache misses).
+    for (let i = 0; i < count; i++) {
+      const point = history[i];
+      times[i] = point.at.getTime();
+      prices[i] = point.price;
+    }
+    let j = n - 1;
+    for (let i = 0; i < count; i++) {
+      const t = times[i];
+      if (t > now || t < widest) continue;
+      if (t !== t) j = 0;
+      else if (since[j] <= t) {
+        if (j > 0 && since[j - 1] <= t) {
+          if (j > 1 && since[j - 2] <= t) j = firstWindowHolding(since, j - 2, t);
+          else j--;
+        }
+      } else if (since[j + 1] <= t) j++;
+      else j = firstWindowHolding(since, n - 1, t);
+      const v = decimalToDouble(prices[i]);
+      if (v < min[j]) min[j] = v;
+      if (v > max[j]) max[j] = v;
+    }
+  }
+  let low = cf;
+  let high = cf;
+  let upSure = Number.POSITIVE_INFINITY;
+  let upNever = Number.NEGATIVE_INFINITY;
+  let downSure = Number.POSITIVE_INFINITY;
+  let downNever = Number.NEGATIVE_INFINITY;
+  let upPercentSure = Number.POSITIVE_INFINITY;
+  let upPercentNever = Number.NEGATIVE_INFINITY;
+  let downPercentSure = Number.POSITIVE_INFINITY;
+  let downPercentNever = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < n; j++) {
+    if (min[j] < low) low = min[j];
+    if (max[j] > high) high = max[j];
+    // The error of a difference of two doubles is about an ulp of the larger one.
+    const slack = (Math.abs(cf) + Math.abs(low) + Math.abs(high)) * 1e-13;
+    const upMove = cf - low;
+    const downMove = high - cf;
+    const upBand = slack + Math.abs(upMove) * RELATIVE_BAND;
+    const downBand = slack + Math.abs(downMove) * RELATIVE_BAND;
+    // One division per base; the extra rounding (an ulp or two) is far inside the band.
+    const perLow = 100 / low;
+    const perHigh = 100 / high;
+    const upPct = low > 0 ? upMove * perLow : Number.NEGATIVE_INFINITY;
+    const downPct = high > 0 ? downMove * perHigh : Number.NEGATIVE_INFINITY;
+    const upPctBand = low > 0 ? upBand * perLow + Math.abs(upPct) * RELATIVE_BAND : 0;
+    const downPctBand = high > 0 ? downBand * perHigh + Math.abs(downPct) * RELATIVE_BAND : 0;
+    up[2 * j] = upMove;
+    up[2 * j + 1] = upBand;
+    down[2 * j] = downMove;
+    down[2 * j + 1] = downBand;
+    upPercent[2 * j] = upPct;
+    upPercent[2 * j + 1] = upPctBand;
+    downPercent[2 * j] = downPct;
+    downPercent[2 * j + 1] = downPctBand;
+    upSure = Math.min(upSure, upMove - upBand);
+    upNever = Math.max(upNever, upMove + upBand);
+    downSure = Math.min(downSure, downMove - downBand);
+    downNever = Math.max(downNever, downMove + downBand);
+    upPercentSure = Math.min(upPercentSure, upPct - upPctBand);
+    upPercentNever = Math.max(upPercentNever, upPct + upPctBand);
+    downPercentSure = Math.min(downPercentSure, downPct - downPctBand);
+    downPercentNever = Math.max(downPercentNever, downPct + downPctBand);
+  }
+  matchMovingFamily(symbol, MOVING_UP, up, upSure, upNever, tick, out);
+  matchMovingFamily(symbol, MOVING_DOWN, down, downSure, downNever, tick, out);
+  matchMovingFamily(symbol, MOVING_UP_PERCENT, upPercent, upPercentSure, upPercentNever, tick, out);
+  matchMovingFamily(symbol, MOVING_DOWN_PERCENT, downPercent, downPercentSure, downPercentNever, tick, out);
+}
+
+/** The first j <= last with since[j] <= t (since descends; since[last] <= t). */
+function firstWindowHolding(since: Float64Array, last: number, t: number): number {
+  let lo = 0;
+  let hi = last;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (since[mid] <= t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** A threshold matches when it is at most its window's move (`moves`: move and band per slot). */
+function matchMovingFamily(
+  symbol: SymbolAlerts,
+  family: number,
+  moves: Float64Array,
+  sureBelow: number,
+  neverAbove: number,
+  tick: PriceTick,
   out: IndexedAlert[],
 ): void {
-  const e = list.entries;
-  if (e.length === 0) return;
-  let sureBelow = Number.POSITIVE_INFINITY;
-  let neverAbove = Number.NEGATIVE_INFINITY;
-  for (let j = 0; j < move.length; j++) {
-    sureBelow = Math.min(sureBelow, move[j] - band[j]);
-    neverAbove = Math.max(neverAbove, move[j] + band[j]);
-  }
-  const sure = lowerBound(e, sureBelow);
-  for (let k = 0; k < sure; k++) out.push(e[k].alert);
-  const end = upperBound(e, neverAbove);
-  for (let k = sure; k < end; k++) {
-    const { key, other, alert } = e[k];
-    const j = windowIndex.get(other)!;
-    if (key < move[j] - band[j]) out.push(alert);
-    else if (key <= move[j] + band[j] && exact(alert)) out.push(alert);
+  const { data, keysAt, othersAt, alerts } = symbol;
+  const from = data[family];
+  const to = data[family + 1];
+  if (from === to) return;
+  const sure = locate(data, keysAt, from, to, family, sureBelow, false);
+  for (let i = from; i < sure; i++) out.push(alerts[i]);
+  const end = Math.max(sure, locate(data, keysAt, from, to, FAMILIES + family - MOVING_UP, neverAbove, true));
+  for (let i = sure; i < end; i++) {
+    const key = data[keysAt + i];
+    const slot = 2 * data[othersAt + i];
+    const move = moves[slot];
+    const band = moves[slot + 1];
+    if (key < move - band) out.push(alerts[i]);
+    else if (key <= move + band && exact(alerts[i], tick)) out.push(alerts[i]);
   }
 }
 
@@ -374,7 +717,7 @@ export class AlertIndex {
     const index = new AlertIndex();
     for (const alert of alerts) {
       if (index.byId.has(alert.id)) throw new Error(`alert ${alert.id} appears twice`);
-      index.place(alert, false);
+      index.place(alert, true);
     }
     for (const symbol of index.bySymbol.values()) symbol.finish();
     return index;
@@ -395,7 +738,7 @@ export class AlertIndex {
   /** Adds an alert or replaces the one with its id (its symbol or condition may have changed). */
   upsert(alert: IndexedAlert): void {
     this.remove(alert.id);
-    this.place(alert, true);
+    this.place(alert, false);
   }
 
   /** Removes an alert (deleted, deactivated, fired once); false when it was not indexed. */
@@ -436,7 +779,7 @@ export class AlertIndex {
       if (this.disarmed.get(next.id) !== next.at) continue;
       const alert = this.byId.get(next.id)!;
       this.disarmed.delete(next.id);
-      this.place(alert, true);
+      this.place(alert, false);
       due.push(alert);
     }
     return due;
@@ -448,25 +791,24 @@ export class AlertIndex {
     return out;
   }
 
-  /** The technical alerts of a symbol, evaluated when one of its bars closes. */
-  technicalAlerts(symbol: string): IndexedAlert[] {
-    return [...(this.bySymbol.get(symbol)?.technical.values() ?? [])];
+  /** The longest window (minutes) of the symbol's armed moving alerts, 0 without any: how much history a tick needs. */
+  historyMinutes(symbol: string): number {
+    const windows = this.bySymbol.get(symbol)?.armedWindows() ?? [];
+    return windows.length ? windows[windows.length - 1] : 0;
   }
 
-  private place(alert: IndexedAlert, sortedInsert: boolean): void {
+  /** The technical alerts of a symbol, evaluated when one of its bars closes. */
+  technicalAlerts(symbol: string): IndexedAlert[] {
+    return [...(this.bySymbol.get(symbol)?.technical?.values() ?? [])];
+  }
+
+  private place(alert: IndexedAlert, bulk: boolean): void {
     let symbol = this.bySymbol.get(alert.symbol);
     if (!symbol) {
       symbol = new SymbolAlerts();
       this.bySymbol.set(alert.symbol, symbol);
     }
-    if (isTechnicalCondition(alert.condition)) symbol.technical.set(alert.id, alert);
-    else {
-      symbol.trackWindow(alert.condition, 1);
-      for (const { list, key, other = Number.NaN } of symbol.lists(alert.condition)) {
-        if (sortedInsert) list.insert({ key, other, alert });
-        else list.push({ key, other, alert });
-      }
-    }
+    symbol.add(alert, bulk);
     symbol.size++;
     this.byId.set(alert.id, alert);
   }
@@ -474,11 +816,7 @@ export class AlertIndex {
   private unplace(alert: IndexedAlert): void {
     const symbol = this.bySymbol.get(alert.symbol);
     if (!symbol) return;
-    if (isTechnicalCondition(alert.condition)) symbol.technical.delete(alert.id);
-    else {
-      symbol.trackWindow(alert.condition, -1);
-      for (const { list, key } of symbol.lists(alert.condition)) list.remove(key, alert.id);
-    }
+    symbol.delete(alert);
     symbol.size--;
     if (symbol.size === 0) this.bySymbol.delete(alert.symbol);
   }

@@ -4,7 +4,7 @@ import { NOTIFICATION_COLUMNS, toClientNotification, type NotificationRow } from
 import { MAX_PUSH_ATTEMPTS } from './notifications.jobs';
 import { encodePushPayload, PushSender, type PushOutcome } from './push-sender';
 import { queuesRedis } from './queues-redis';
-import { readPushEnv, resolveVapidKeys, type PushEnv } from './vapid-keys';
+import { allowsPrivateOutbound, readPushEnv, resolveVapidKeys, type PushEnv } from './vapid-keys';
 
 /** Backoff of a push retry without Retry-After: 2 s, 4 s, 8 s, 16 s. */
 export const PUSH_RETRY_BASE_MS = 2000;
@@ -44,7 +44,7 @@ export function pushSenderFor(context: JobContext, env: PushEnv = readPushEnv())
     sender = (async () => {
       const keys = await resolveVapidKeys(await queuesRedis(context.queues, 'notifications'), context.queues.prefix, env);
       if (keys.source === 'stored') context.logger.info('web push: using VAPID keys generated on first start (set VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY to pin them)');
-      return new PushSender(keys, { timeoutMs: env.PUSH_TIMEOUT_MS, clock: context.clock });
+      return new PushSender(keys, { timeoutMs: env.PUSH_TIMEOUT_MS, clock: context.clock, allowPrivate: allowsPrivateOutbound(env) });
     })();
     sender.catch(() => senders.delete(key));
     senders.set(key, sender);

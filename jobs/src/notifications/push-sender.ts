@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import webpush from 'web-push';
 import type { Clock } from '../runtime/clock';
+import { PrivateAddressError, isPublicAddressHost, publicOnlyLookup } from '../sources/outbound-guard';
 import type { PushOptions } from './notification-content';
 import type { VapidKeys } from './vapid-keys';
 
@@ -69,14 +70,24 @@ const VAPID_HEADER_LIFETIME_S = 12 * 3600;
  * VAPID JWTs are cached per push service origin for half their 24 h lifetime.
  */
 export class PushSender {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
   private readonly vapidHeaders = new Map<string, { authorization: string; expiresAt: number }>();
 
   constructor(
     private readonly keys: VapidKeys,
-    private readonly options: { timeoutMs: number; clock: Clock },
-  ) {}
+    private readonly options: {
+      timeoutMs: number;
+      clock: Clock;
+      /** false: endpoints on loopback/private addresses are refused (outbound-guard.ts). */
+      allowPrivate: boolean;
+    },
+  ) {
+    // The guarded lookup checks every address a push service's name resolves to, per connection.
+    const lookup = options.allowPrivate ? undefined : publicOnlyLookup;
+    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, lookup });
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, lookup });
+  }
 
   private authorization(endpoint: string): string {
     const audience = new URL(endpoint).origin;
@@ -106,6 +117,10 @@ export class PushSender {
       return { kind: 'rejected', status: 0, reason: error instanceof Error ? error.message : String(error) };
     }
     const url = new URL(details.endpoint);
+    // Address literals never reach the lookup: check them here.
+    if (!this.options.allowPrivate && !isPublicAddressHost(url.hostname)) {
+      return { kind: 'rejected', status: 0, reason: `push endpoint host ${url.hostname} is not a public address` };
+    }
     const transport = url.protocol === 'http:' ? http : https;
     const agent = url.protocol === 'http:' ? this.httpAgent : this.httpsAgent;
     const headers = Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k, String(v)]));
@@ -120,7 +135,13 @@ export class PushSender {
         },
       );
       request.on('timeout', () => request.destroy(new Error(`push socket timeout after ${this.options.timeoutMs} ms`)));
-      request.on('error', (error) => resolve({ kind: 'retry', status: null, retryAfterMs: null, reason: error.message }));
+      request.on('error', (error) =>
+        resolve(
+          error instanceof PrivateAddressError
+            ? { kind: 'rejected', status: 0, reason: error.message }
+            : { kind: 'retry', status: null, retryAfterMs: null, reason: error.message },
+        ),
+      );
       request.end(details.body ?? undefined);
     });
   }

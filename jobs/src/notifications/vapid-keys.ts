@@ -15,8 +15,19 @@ export const pushEnvSchema = z.object({
     .default('mailto:admin@localhost'),
   /** Milliseconds before a push request's socket is given up (always set). */
   PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /**
+   * Whether push endpoints and alert webhooks may be loopback or private addresses
+   * (jobs/src/sources/outbound-guard.ts). Default: allowed outside production, refused in it.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
 });
 export type PushEnv = z.infer<typeof pushEnvSchema>;
+
+/** Whether user-chosen outbound URLs (push endpoints, webhooks) may reach private addresses. */
+export function allowsPrivateOutbound(env: Pick<PushEnv, 'NODE_ENV' | 'OUTBOUND_ALLOW_PRIVATE'>): boolean {
+  return env.OUTBOUND_ALLOW_PRIVATE ? env.OUTBOUND_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production';
+}
 
 export interface VapidKeys {
   publicKey: string;

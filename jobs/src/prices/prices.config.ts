@@ -8,7 +8,7 @@ import { BINANCE_API_URL, BinanceLiveSource, BinanceReplaySource } from './binan
 import { COINGECKO_API_URL, CoinGeckoLiveSource, CoinGeckoReplaySource } from './coingecko.client';
 import { DEFAULT_PRICES_USER_AGENT } from './price-http';
 import type { PriceSource } from './price-source';
-import { RECORDED_ANCHORS, SimulatedPriceSource } from './simulated-prices';
+import { ILLUSTRATIVE_ANCHORS, RECORDED_ANCHORS, SimulatedPriceSource } from './simulated-prices';
 
 /** The recorded real payloads bundled for replay mode (copies of ../shared/fixtures/prices). */
 export const BUNDLED_PRICE_RECORDINGS_DIR = join(__dirname, 'data');
@@ -70,7 +70,7 @@ export function priceSourcesFromConfig(
   if (config.PRICES_SOURCE === 'simulated') {
     const simulated = new SimulatedPriceSource({
       seed: config.PRICES_SIMULATED_SEED,
-      anchors: { ...RECORDED_ANCHORS, ...options.lastPrices },
+      anchors: { ...ILLUSTRATIVE_ANCHORS, ...RECORDED_ANCHORS, ...options.lastPrices },
       anchorAt: clock.now(),
       clock,
     });

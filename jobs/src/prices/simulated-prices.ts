@@ -10,6 +10,40 @@ export const RECORDED_ANCHORS: Record<string, string> = {
   BTCUSDT: '60740.00',
 };
 
+/**
+ * Starting levels for the seeded markets that no recording covers, so the offline demo quotes
+ * every seeded market. These are round ILLUSTRATIVE levels, not market data: quotes from them
+ * are flagged simulated like every simulated quote, and a real price (recorded above, or the
+ * last one a live poll stored) always takes precedence.
+ */
+export const ILLUSTRATIVE_ANCHORS: Record<string, string> = {
+  ETHUSDT: '3000',
+  SOLUSDT: '150',
+  BNBUSDT: '600',
+  XRPUSDT: '0.6',
+  ADAUSDT: '0.5',
+  DOGEUSDT: '0.15',
+  AAPL: '230',
+  MSFT: '420',
+  NVDA: '140',
+  AMZN: '200',
+  TSLA: '250',
+  JPM: '230',
+  SPY: '580',
+  QQQ: '500',
+  GLD: '250',
+  '^GSPC': '5800',
+  '^NDX': '20500',
+  '^DJI': '43000',
+  EURUSD: '1.08',
+  GBPUSD: '1.27',
+  USDJPY: '150',
+  ES: '5800',
+  NQ: '20500',
+  CL: '70',
+  GC: '2650',
+};
+
 export interface SimulatedOptions {
   seed: number;
   /** The last real price per symbol (decimal strings); symbols without one are left out. */

@@ -41,6 +41,19 @@ export const SEEDS: Seed[] = [
     run: (manager) => importExchangeCalendars(manager, readExchangeCalendarFile(BUNDLED_EXCHANGE_CALENDARS_PATH)).then(() => undefined),
   },
   { name: '2026-11-cot-sample', run: (manager) => seedCotSample(manager).then(() => undefined) },
+  {
+    // The exchange whose session gates stock polling. NYSE Arca (SPY, GLD) trades NYSE hours: XNYS.
+    name: '2026-11-market-exchanges',
+    async run(manager) {
+      const exchanges: Record<string, string[]> = {
+        XNAS: ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'TSLA', 'QQQ'],
+        XNYS: ['JPM', 'SPY', 'GLD'],
+      };
+      for (const [exchangeId, symbols] of Object.entries(exchanges)) {
+        await manager.query('UPDATE markets SET exchange_id = $1 WHERE symbol = ANY($2::varchar[]) AND exchange_id IS NULL', [exchangeId, symbols]);
+      }
+    },
+  },
 ];
 
 /**

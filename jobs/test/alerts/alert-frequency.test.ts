@@ -6,10 +6,16 @@ const d = (iso: string) => new Date(iso);
 describe('trigger frequency', () => {
   it('fires a once alert the first time and deactivates it', () => {
     expect(decideTrigger(7, state({}), d('2026-11-21T10:00:00Z'))).toEqual({ fire: true, key: '7:once', deactivate: true });
-    expect(decideTrigger(7, state({ lastTriggered: d('2026-11-21T10:00:00Z') }), d('2026-11-21T10:00:05Z'))).toMatchObject({
+    expect(decideTrigger(7, state({ lastTriggered: d('2026-11-21T10:00:00Z'), isActive: false }), d('2026-11-21T10:00:05Z'))).toMatchObject({
       fire: false,
-      reason: 'already_fired',
+      reason: 'inactive',
     });
+  });
+
+  it('arms a once alert again when its owner re-activates it, under a new key; the same firing seen again is not new', () => {
+    const reactivated = state({ lastTriggered: d('2026-11-21T10:00:00Z') });
+    expect(decideTrigger(7, reactivated, d('2026-11-21T11:00:00Z'))).toEqual({ fire: true, key: `7:once:${Date.parse('2026-11-21T10:00:00Z')}`, deactivate: true });
+    expect(decideTrigger(7, reactivated, d('2026-11-21T10:00:00Z'))).toMatchObject({ fire: false, reason: 'already_fired' });
   });
 
   it('fires once_per_day once per UTC calendar day', () => {

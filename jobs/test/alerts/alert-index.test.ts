@@ -107,6 +107,121 @@ describe('alert index', () => {
     expect(index.remove(999_999)).toBe(false);
   });
 
+  it('returns exactly what a full scan returns while prices creep between thresholds, through edits between ticks', () => {
+    // Small steps keep each price inside the same gap between thresholds for several ticks (the
+    // index then answers from its cached brackets without reading the thresholds); edits between
+    // ticks move thresholds into and out of those gaps. Cents on a narrow band make ties frequent.
+    const random = seededRandom(424242);
+    const cents = (c: number) => {
+      const text = (c / 100).toFixed(2);
+      const spelled = random();
+      return spelled < 0.3 ? text.replace(/\.?0+$/, '') : spelled < 0.6 ? `${text}000` : text;
+    };
+    const level = { BTCUSDT: 10_000, ETHUSDT: 10_500 } as Record<string, number>;
+    const symbols = Object.keys(level);
+    const near = (symbol: string) => () => cents(level[symbol] + Math.floor(random() * 101) - 50);
+    const condition = (symbol: string): AlertCondition => {
+      if (random() < 0.25) {
+        // Many distinct windows (1-40 minutes), so windows are added and renumbered after the build.
+        const minutes = 1 + Math.floor(random() * 40);
+        const up = random() < 0.5;
+        const threshold = cents(1 + Math.floor(random() * 60));
+        return random() < 0.5
+          ? { type: up ? 'moving_up_percent' : 'moving_down_percent', percent: threshold, minutes }
+          : { type: up ? 'moving_up' : 'moving_down', amount: threshold, minutes };
+      }
+      return randomAlertCondition(random, near(symbol));
+    };
+    const live = new Map<number, IndexedAlert>();
+    let nextId = 1;
+    for (; nextId <= 600; nextId++) {
+      const symbol = symbols[nextId % 2];
+      live.set(nextId, { id: nextId, symbol, condition: condition(symbol) });
+    }
+    const index = AlertIndex.fromAlerts(live.values());
+    const disarmed = new Map<number, number>();
+    const histories = new Map<string, PricePoint[]>(symbols.map((s) => [s, []]));
+    const last = new Map<string, string | null>(symbols.map((s) => [s, null]));
+    let matches = 0;
+    for (let step = 0; step < 300; step++) {
+      const at = new Date(T0 + step * 20_000);
+      // A few edits between ticks.
+      for (let e = Math.floor(random() * 3); e > 0; e--) {
+        const ids = [...live.keys()];
+        const roll = random();
+        if (roll < 0.3) {
+          const symbol = symbols[Math.floor(random() * 2)];
+          const alert = { id: nextId++, symbol, condition: condition(symbol) };
+          index.upsert(alert);
+          live.set(alert.id, alert);
+        } else if (roll < 0.5) {
+          const id = ids[Math.floor(random() * ids.length)];
+          const symbol = symbols[Math.floor(random() * 2)];
+          const alert = { id, symbol, condition: condition(symbol) };
+          index.upsert(alert);
+          live.set(id, alert);
+          disarmed.delete(id);
+        } else if (roll < 0.7) {
+          const id = ids[Math.floor(random() * ids.length)];
+          index.remove(id);
+          live.delete(id);
+          disarmed.delete(id);
+        } else if (roll < 0.9) {
+          const id = ids[Math.floor(random() * ids.length)];
+          if (index.disarm(id, step + 1 + Math.floor(random() * 30))) disarmed.set(id, step);
+        } else {
+          for (const alert of index.rearmDue(step)) disarmed.delete(alert.id);
+        }
+      }
+      const ticks = new Map<string, PriceTick>();
+      for (const symbol of symbols) {
+        level[symbol] += Math.floor(random() * 7) - 3;
+        const history = histories.get(symbol)!;
+        // History in time order, reversed or shuffled: the index must not depend on it.
+        const order = random();
+        const given = order < 0.5 ? [...history] : order < 0.75 ? [...history].reverse() : [...history].sort(() => random() - 0.5);
+        const tick: PriceTick = { previous: last.get(symbol)!, current: cents(level[symbol]), at, history: given };
+        ticks.set(symbol, tick);
+        history.push({ at, price: tick.current });
+        last.set(symbol, tick.current);
+      }
+      const armed = [...live.values()].filter((a) => !disarmed.has(a.id));
+      const expected = ids(matchByFullScan(armed, ticks));
+      expect(ids(indexMatches(index, ticks))).toEqual(expected);
+      matches += expected.length;
+    }
+    expect(matches).toBeGreaterThan(5_000);
+  });
+
+  it('compares exactly where different decimals are the same double (above 2^53)', () => {
+    // Every price and threshold here is one of a few doubles (they are 2 apart at this magnitude),
+    // so nearly every comparison is a tie that only the exact decimals decide.
+    const random = seededRandom(253);
+    const price = () => `900719925474099${Math.floor(random() * 6)}.${String(Math.floor(random() * 4) * 25).padStart(2, '0')}`;
+    const alerts: IndexedAlert[] = Array.from({ length: 800 }, (_, i) => ({
+      id: i + 1,
+      symbol: SYMBOLS[i % 2],
+      condition: randomAlertCondition(random, price),
+    }));
+    const index = AlertIndex.fromAlerts(alerts);
+    const last = new Map<string, string | null>(SYMBOLS.map((s) => [s, null]));
+    const history = new Map<string, PricePoint[]>(SYMBOLS.map((s) => [s, []]));
+    let matches = 0;
+    for (let minute = 0; minute < 60; minute++) {
+      const ticks = new Map<string, PriceTick>();
+      for (const symbol of SYMBOLS.slice(0, 2)) {
+        const tick: PriceTick = { previous: last.get(symbol)!, current: price(), at: new Date(T0 + minute * 60_000), history: [...history.get(symbol)!] };
+        ticks.set(symbol, tick);
+        history.get(symbol)!.push({ at: tick.at, price: tick.current });
+        last.set(symbol, tick.current);
+      }
+      const expected = ids(matchByFullScan(alerts, ticks));
+      expect(ids(indexMatches(index, ticks))).toEqual(expected);
+      matches += expected.length;
+    }
+    expect(matches).toBeGreaterThan(5_000);
+  });
+
   it('skips a fired level alert until it is re-armed, then matches it against the latest price', () => {
     const index = AlertIndex.fromAlerts([{ id: 5, symbol: 'BTCUSDT', condition: { type: 'greater_than', value: '60000' } }]);
     const tick = (current: string): PriceTick => ({ previous: '60100', current, at: new Date(T0) });

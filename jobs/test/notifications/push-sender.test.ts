@@ -13,7 +13,7 @@ describe('notifications: the web push sender against a local push service', () =
     await service.start();
   });
   beforeEach(() => {
-    sender = new PushSender(keys, { timeoutMs: 300, clock: fixedClock('2026-11-23T14:30:00Z') });
+    sender = new PushSender(keys, { timeoutMs: 300, clock: fixedClock('2026-11-23T14:30:00Z'), allowPrivate: true });
     service.received.length = 0;
   });
   afterEach(() => sender.close());

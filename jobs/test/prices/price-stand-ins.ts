@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'prices');
 export const fixture = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
-type Mode = 'ok' | 'busy' | 'slow' | 'limited' | 'forbidden';
+type Mode = 'ok' | 'busy' | 'failing' | 'slow' | 'limited' | 'forbidden';
 
 export interface StandIn {
   server: Server;
@@ -36,6 +36,7 @@ export function startPriceStandIn(): Promise<StandIn> {
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     if (state.mode === 'busy') return json(503, { message: 'busy' });
+    if (state.mode === 'failing') return json(500, { message: 'internal error' });
     if (state.mode === 'limited') return json(429, { code: -1003, msg: 'Too many requests' }, { 'retry-after': '3' });
     if (state.mode === 'forbidden') return json(403, { message: 'forbidden.' });
     if (state.mode === 'slow') return void setTimeout(() => json(200, []), 1500);

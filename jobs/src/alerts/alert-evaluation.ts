@@ -1,0 +1,134 @@
+import { queuesRedis } from '../notifications/queues-redis';
+import { INTERVAL_MS, type CandleInterval } from '../prices/price-source';
+import { priceHistory } from '../prices/price-store';
+import type { JobPayload } from '../registry';
+import type { JobContext } from '../runtime/job-handler';
+import {
+  barsNeeded,
+  isPriceConditionMet,
+  isTechnicalCondition,
+  isTechnicalConditionMet,
+  type PricePoint,
+  type PriceTick,
+  type TechnicalCondition,
+} from './alert-conditions';
+import { alertIndexFor } from './alert-index-cache';
+import type { IndexedAlert } from './alert-index';
+import { priceAlertMessage, technicalAlertMessage } from './alert-message';
+import { triggerAlerts, type FiringKey, type TriggerCandidate, type TriggerResult } from './alert-triggers';
+
+/**
+ * Bars read beyond what a technical condition strictly needs: EMAs start at the first close and
+ * RSI smooths from its first average, so more history brings them closer to a charting tool's values.
+ */
+export const TECHNICAL_BARS_MARGIN = 250;
+
+/**
+ * alerts.evaluate: the price updates of a poll against the process's alert index. The index
+ * narrows the alerts to those a tick crosses (history is read only for symbols with moving alerts);
+ * the trigger path re-checks each in the database and writes the firings exactly once.
+ * Alerts re-armed here (their day or cooldown is over) are checked on their symbol's next tick.
+ */
+export async function evaluatePriceTicks(payload: JobPayload<'alerts.evaluate'>, context: JobContext): Promise<TriggerResult> {
+  const cache = await alertIndexFor(context);
+  await cache.settled();
+  const index = cache.index;
+  index.rearmDue(context.clock.now().getTime());
+
+  const ticks = payload.ticks
+    .map((t) => ({ symbol: t.symbol, tick: { previous: t.previous, current: t.current, at: new Date(t.at) } as PriceTick }))
+    .sort((a, b) => a.tick.at.getTime() - b.tick.at.getTime());
+
+  // Moving conditions need the symbol's recent prices: only for symbols that have such alerts.
+  const since = new Map<string, number>();
+  for (const { symbol, tick } of ticks) {
+    const minutes = index.historyMinutes(symbol);
+    if (!minutes) continue;
+    const from = tick.at.getTime() - minutes * 60_000;
+    since.set(symbol, Math.min(since.get(symbol) ?? from, from));
+  }
+  const history = new Map<string, PricePoint[]>();
+  if (since.size) {
+    const redis = await queuesRedis(context.queues, 'alerts');
+    await Promise.all(
+      [...since].map(async ([symbol, fromMs]) => history.set(symbol, await priceHistory(redis, context.queues.prefix, symbol, fromMs))),
+    );
+  }
+
+  const candidates: TriggerCandidate[] = [];
+  const seen = new Set<number>();
+  const matched: IndexedAlert[] = [];
+  for (const { symbol, tick } of ticks) {
+    const withHistory: PriceTick = { ...tick, history: history.get(symbol) ?? [] };
+    matched.length = 0;
+    for (const alert of index.match(symbol, withHistory, matched)) {
+      // One firing per alert and job: its earliest matching tick.
+      if (seen.has(alert.id)) continue;
+      seen.add(alert.id);
+      candidates.push({
+        alertId: alert.id,
+        symbol,
+        at: tick.at,
+        price: tick.current,
+        check: (condition) =>
+          !isTechnicalCondition(condition) && isPriceConditionMet(condition, withHistory) ? priceAlertMessage(symbol, condition, withHistory) : null,
+      });
+    }
+  }
+  const keys: FiringKey[] = ticks.map(({ symbol, tick }) => ({ symbol, at: tick.at, interval: null }));
+  return triggerAlerts(candidates, keys, cache, context);
+}
+
+/** The instant a bar closed (its last millisecond, as the sources' closeTime). */
+export function barCloseTime(openTime: Date, interval: CandleInterval): Date {
+  return new Date(openTime.getTime() + INTERVAL_MS[interval] - 1);
+}
+
+/**
+ * alerts.evaluate-bars: for each closed bar, the symbol's technical alerts of that interval on the
+ * stored closes up to and including it; met ones go through the same trigger path, keyed by the
+ * bar's close time.
+ */
+export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-bars'>, context: JobContext): Promise<TriggerResult> {
+  const cache = await alertIndexFor(context);
+  await cache.settled();
+  const index = cache.index;
+  index.rearmDue(context.clock.now().getTime());
+
+  const candidates: TriggerCandidate[] = [];
+  const keys: FiringKey[] = [];
+  for (const bar of payload.bars) {
+    const openTime = new Date(bar.openTime);
+    const at = barCloseTime(openTime, bar.interval);
+    keys.push({ symbol: bar.symbol, at, interval: bar.interval });
+    const alerts = index.technicalAlerts(bar.symbol).filter((a) => cache.intervalOf(a.id) === bar.interval && isTechnicalCondition(a.condition));
+    if (!alerts.length) continue;
+    const needed = Math.max(...alerts.map((a) => barsNeeded(a.condition as TechnicalCondition))) + TECHNICAL_BARS_MARGIN;
+    const rows: { open_time: Date; close: string }[] = await context.dataSource.query(
+      `SELECT b.open_time, b.close FROM price_bars b JOIN markets m ON m.id = b.market_id
+       WHERE m.symbol = $1 AND b.interval = $2 AND b.open_time <= $3 ORDER BY b.open_time DESC LIMIT $4`,
+      [bar.symbol, bar.interval, openTime, needed],
+    );
+    if (!rows.length || rows[0].open_time.getTime() !== openTime.getTime()) {
+      context.logger.warn({ symbol: bar.symbol, interval: bar.interval, openTime: bar.openTime }, 'closed bar not stored: technical alerts skipped');
+      continue;
+    }
+    const closes = rows.reverse().map((r) => r.close);
+    const price = closes[closes.length - 1];
+    const met = (condition: TechnicalCondition) => isTechnicalConditionMet(condition, closes);
+    for (const alert of alerts) {
+      if (!met(alert.condition as TechnicalCondition)) continue;
+      candidates.push({
+        alertId: alert.id,
+        symbol: bar.symbol,
+        at,
+        price,
+        check: (condition, stored) =>
+          isTechnicalCondition(condition) && stored.interval === bar.interval && met(condition)
+            ? technicalAlertMessage(bar.symbol, bar.interval, condition, closes)
+            : null,
+      });
+    }
+  }
+  return triggerAlerts(candidates, keys, cache, context);
+}

@@ -1,0 +1,113 @@
+import { createHmac } from 'node:crypto';
+import { UnrecoverableError } from 'bullmq';
+import type { JobPayload } from '../registry';
+import type { JobContext } from '../runtime/job-handler';
+import { allowsPrivateOutbound, readPushEnv } from '../notifications/vapid-keys';
+import { OutboundTimeoutError, PrivateAddressError, guardedPost } from '../sources/outbound-guard';
+
+/** The spec'd timeout of one webhook request. */
+export const WEBHOOK_TIMEOUT_MS = 3000;
+export const WEBHOOK_USER_AGENT = 'Tickerbell-Webhooks/1.0';
+export const WEBHOOK_SIGNATURE_HEADER = 'X-Tickerbell-Signature';
+export const WEBHOOK_TIMESTAMP_HEADER = 'X-Tickerbell-Timestamp';
+
+/** `sha256=<hex HMAC-SHA256 of the exact body bytes under the alert's secret>`: what a receiver recomputes. */
+export function webhookSignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/** The JSON a webhook receives for one firing. */
+export interface WebhookBody {
+  alert: { id: number; name: string; symbol: string; condition: unknown };
+  firing: { logId: string; triggeredAt: string; value: string; message: string | null };
+}
+
+export interface WebhookResult {
+  status: 'delivered' | 'skipped';
+  httpStatus?: number;
+  attempts?: number;
+}
+
+interface WebhookRow {
+  log_id: string;
+  triggered_at: Date;
+  value: string;
+  message: string | null;
+  webhook_status: string | null;
+  webhook_attempts: number;
+  alert_id: number;
+  name: string;
+  params: unknown;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  symbol: string;
+}
+
+/** Statuses worth another try: timeouts and rate limits among the 4xx, and every 5xx. */
+function retryable(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * alerts.webhook: POSTs one firing to its alert's webhook. 2xx: delivered. Other 4xx (and 3xx:
+ * redirects are not followed): failed for good. 408, 429, 5xx, timeouts and network errors: thrown,
+ * so BullMQ retries with the job's exponential backoff; the last attempt marks it failed. Each
+ * attempt is recorded on the log (attempts, status, last error). A delivered log is never sent again.
+ */
+export async function deliverAlertWebhook(
+  payload: JobPayload<'alerts.webhook'>,
+  context: JobContext,
+  options: { timeoutMs?: number; allowPrivate?: boolean } = {},
+): Promise<WebhookResult> {
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const { dataSource, clock } = context;
+  const [row]: WebhookRow[] = await dataSource.query(
+    `SELECT l.id AS log_id, l.triggered_at, l.value, l.message, l.webhook_status, l.webhook_attempts,
+       a.id AS alert_id, a.name, a.params, a.webhook_url, a.webhook_secret, m.symbol
+     FROM alert_logs l JOIN alerts a ON a.id = l.alert_id JOIN markets m ON m.id = a.market_id WHERE l.id = $1`,
+    [payload.alertLogId],
+  );
+  if (!row || !row.webhook_url || row.webhook_status === 'delivered' || row.webhook_status === 'failed') return { status: 'skipped' };
+
+  const body = JSON.stringify({
+    alert: { id: row.alert_id, name: row.name, symbol: row.symbol, condition: row.params },
+    firing: { logId: String(row.log_id), triggeredAt: new Date(row.triggered_at).toISOString(), value: row.value, message: row.message },
+  } satisfies WebhookBody);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': WEBHOOK_USER_AGENT,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(Math.floor(clock.now().getTime() / 1000)),
+  };
+  if (row.webhook_secret) headers[WEBHOOK_SIGNATURE_HEADER] = webhookSignature(row.webhook_secret, body);
+
+  // Called without a job (a test, a CLI), the caller decides on retries: the log stays pending.
+  const attemptsLeft = context.job ? (context.job.opts.attempts ?? 1) - (context.job.attemptsMade + 1) : 1;
+  let failure: { error: string; permanent: boolean };
+  try {
+    const status = await guardedPost(row.webhook_url, { headers, body, timeoutMs, allowPrivate: options.allowPrivate ?? allowsPrivateOutbound(readPushEnv()) });
+    if (status >= 200 && status < 300) {
+      const attempts = await record(context, payload.alertLogId, 'delivered', null);
+      return { status: 'delivered', httpStatus: status, attempts };
+    }
+    failure = { error: `HTTP ${status}`, permanent: !retryable(status) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // A private target never becomes public by retrying; everything else (timeouts, resets) may pass.
+    failure = { error: error instanceof OutboundTimeoutError ? message : `network error: ${message}`, permanent: error instanceof PrivateAddressError };
+  }
+  const final = failure.permanent || attemptsLeft <= 0;
+  await record(context, payload.alertLogId, final ? 'failed' : 'pending', failure.error);
+  const message = `webhook of alert log ${payload.alertLogId}: ${failure.error}`;
+  throw failure.permanent ? new UnrecoverableError(message) : new Error(message);
+}
+
+async function record(context: JobContext, logId: string, status: 'delivered' | 'pending' | 'failed', error: string | null): Promise<number> {
+  const [row]: { webhook_attempts: number }[] = await context.dataSource.query(
+    // In a CTE: TypeORM answers a bare UPDATE ... RETURNING with [rows, count].
+    `WITH updated AS (
+       UPDATE alert_logs SET webhook_attempts = webhook_attempts + 1, webhook_status = $2, webhook_last_error = $3 WHERE id = $1 RETURNING webhook_attempts
+     ) SELECT webhook_attempts FROM updated`,
+    [logId, status, error?.slice(0, 500) ?? null],
+  );
+  return row?.webhook_attempts ?? 0;
+}

@@ -1,0 +1,2 @@
+export * from './chart-layout-shape';
+export * from './chart-layouts';

@@ -1,0 +1,65 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { loadExchangeCalendars } from '../market-hours/market-hours.repository';
+import { marketStatusAt } from '../market-hours/market-hours';
+import type { PricePollKind } from './prices.jobs';
+
+/** Market types each poll covers. */
+export const CRYPTO_MARKET_TYPES = ['crypto'] as const;
+/** Stocks and ETFs: polled while their exchange is open. */
+export const STOCK_MARKET_TYPES = ['stock', 'etf'] as const;
+/**
+ * No live or replay source covers these (Alpaca serves US equities only). The simulated feed does,
+ * so in simulated mode the stocks poll includes them, every 60 s whatever the hour: their sessions
+ * (FX 24/5, CME futures nearly 24/5, index calculation hours) are not in the exchange calendars.
+ */
+export const UNSOURCED_MARKET_TYPES = ['index', 'forex', 'futures', 'commodity'] as const;
+/** Alpaca serves US equities only: a stock or ETF without an exchange follows the NYSE session. */
+export const DEFAULT_STOCK_EXCHANGE = 'XNYS';
+
+export interface PolledMarket {
+  id: number;
+  symbol: string;
+  type: string;
+  exchangeId: string | null;
+}
+
+/** Markets of the types with an active, unexpired alert or on any watchlist, by symbol. */
+export async function watchedOrAlertedMarkets(db: DataSource | EntityManager, types: readonly string[], now: Date): Promise<PolledMarket[]> {
+  if (!types.length) return [];
+  const rows: { id: number; symbol: string; type: string; exchange_id: string | null }[] = await db.query(
+    `SELECT m.id, m.symbol, m.type, m.exchange_id
+       FROM markets m
+      WHERE m.type = ANY($1::varchar[])
+        AND (EXISTS (SELECT 1 FROM alerts a WHERE a.market_id = m.id AND a.is_active AND (a.expires_at IS NULL OR a.expires_at > $2))
+             OR EXISTS (SELECT 1 FROM watchlist_items w WHERE w.market_id = m.id))
+      ORDER BY m.symbol`,
+    [types, now],
+  );
+  return rows.map((r) => ({ id: r.id, symbol: r.symbol, type: r.type, exchangeId: r.exchange_id }));
+}
+
+/** The markets whose exchange is open at the instant (lunch breaks, holidays and weekends are not). */
+export async function marketsWithOpenExchange(db: DataSource | EntityManager, markets: readonly PolledMarket[], now: Date): Promise<PolledMarket[]> {
+  if (!markets.length) return [];
+  const exchangeOf = (m: PolledMarket) => m.exchangeId ?? DEFAULT_STOCK_EXCHANGE;
+  const calendars = await loadExchangeCalendars(db, [...new Set(markets.map(exchangeOf))]);
+  const open = new Set(calendars.filter((c) => marketStatusAt(c, now).status === 'open').map((c) => c.exchange.id));
+  return markets.filter((m) => open.has(exchangeOf(m)));
+}
+
+/**
+ * The markets a poll fetches now. Crypto: every watched or alerted crypto pair. Stocks: watched or
+ * alerted stocks and ETFs whose exchange is open, plus (with the simulated feed only) indices, FX,
+ * futures and commodities.
+ */
+export async function marketsToPoll(
+  db: DataSource | EntityManager,
+  kind: PricePollKind,
+  now: Date,
+  options: { simulated: boolean },
+): Promise<PolledMarket[]> {
+  if (kind === 'crypto') return watchedOrAlertedMarkets(db, CRYPTO_MARKET_TYPES, now);
+  const stocks = await marketsWithOpenExchange(db, await watchedOrAlertedMarkets(db, STOCK_MARKET_TYPES, now), now);
+  const unsourced = options.simulated ? await watchedOrAlertedMarkets(db, UNSOURCED_MARKET_TYPES, now) : [];
+  return [...stocks, ...unsourced];
+}

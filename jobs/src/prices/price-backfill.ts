@@ -1,0 +1,70 @@
+import type { JobsOptions } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../runtime/clock';
+import type { JobQueues } from '../runtime/job-queues';
+import { upsertCandles } from './price-bars';
+import type { CandleInterval, PriceSource } from './price-source';
+import { withPriceSourceHealth, type PriceSources } from './prices.config';
+import { UNSOURCED_MARKET_TYPES } from './polled-markets';
+
+/** Bars a backfill asks for when nothing else says how many (enough to warm up EMAs and MACD). */
+export const DEFAULT_BACKFILL_LIMIT = 500;
+/** What the chart shows by default: the poll keeps this many bars of watched markets. */
+export const CHART_BARS: { interval: CandleInterval; limit: number } = { interval: '1h', limit: 300 };
+
+/** One backfill per symbol, interval and UTC day: a source lacking the candles is asked once a day, not every poll. */
+export function backfillJobId(symbol: string, interval: CandleInterval, now: Date): string {
+  return `backfill-${symbol}-${interval}-${now.toISOString().slice(0, 10)}`;
+}
+
+export function backfillRequest(
+  symbol: string,
+  interval: CandleInterval,
+  limit: number,
+  now: Date,
+): { name: 'prices.backfill-bars'; data: { symbol: string; interval: CandleInterval; limit: number }; options: JobsOptions } {
+  return { name: 'prices.backfill-bars', data: { symbol, interval, limit }, options: { jobId: backfillJobId(symbol, interval, now) } };
+}
+
+/** Queues a backfill (the api does when a chart asks for more bars than are stored). */
+export async function requestBarsBackfill(queues: JobQueues, symbol: string, interval: CandleInterval, limit: number, now: Date): Promise<void> {
+  const request = backfillRequest(symbol, interval, limit, now);
+  await queues.add(request.name, request.data, request.options);
+}
+
+/** The source of a market type's candles: Binance for crypto, the stock source for stocks and ETFs, the simulated feed for the rest. */
+export function candleSourceFor(sources: PriceSources, type: string): PriceSource | null {
+  if (type === 'crypto') return sources.crypto;
+  if (type === 'stock' || type === 'etf') return sources.stocks;
+  if ((UNSOURCED_MARKET_TYPES as readonly string[]).includes(type) && sources.stocks?.kind === 'simulated') return sources.stocks;
+  return null;
+}
+
+export interface BackfillResult {
+  status: 'written' | 'unknown_symbol' | 'no_source';
+  source: string | null;
+  closed: number;
+  open: number;
+}
+
+/**
+ * prices.backfill-bars: the provider's last `limit` candles of a symbol and interval into
+ * price_bars (closed ones overwrite, the one in progress merges; flagged simulated when the source
+ * is). Safe to repeat. Source errors propagate: PriceFetchError is worth a retry, PriceSourceError is not.
+ */
+export async function backfillBars(
+  deps: { dataSource: DataSource; clock: Clock; sources: PriceSources },
+  payload: { symbol: string; interval: CandleInterval; limit: number },
+): Promise<BackfillResult> {
+  const [market]: { id: number; type: string }[] = await deps.dataSource.query('SELECT id, type FROM markets WHERE symbol = $1', [payload.symbol]);
+  if (!market) return { status: 'unknown_symbol', source: null, closed: 0, open: 0 };
+  const source = candleSourceFor(deps.sources, market.type);
+  if (!source) return { status: 'no_source', source: null, closed: 0, open: 0 };
+  const candles = await withPriceSourceHealth(source, deps).candles(payload.symbol, payload.interval, payload.limit);
+  const written = await upsertCandles(deps.dataSource, market.id, payload.interval, candles, {
+    source: source.name,
+    simulated: source.kind === 'simulated',
+    now: deps.clock.now(),
+  });
+  return { status: 'written', source: source.name, ...written };
+}

@@ -1,0 +1,258 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { barsNeeded, technicalConditionSchema } from '../alerts/alert-conditions';
+import { MAX_TICKS_PER_EVALUATION, type ClosedBarPayload, type PriceTickPayload } from '../alerts/alerts.jobs';
+import type { Clock } from '../runtime/clock';
+import type { JobQueues } from '../runtime/job-queues';
+import type { Logger } from '../runtime/logger';
+import { pairsShortOfBars, upsertTickBars, type BarTick, type ClosedBar } from './price-bars';
+import { backfillRequest, CHART_BARS, DEFAULT_BACKFILL_LIMIT } from './price-backfill';
+import { chunk, PriceFetchError, type CandleInterval, type PriceSource, type Quote, CANDLE_INTERVALS } from './price-source';
+import { latestPricesKey, storeQuotes } from './price-store';
+import type { PricePollKind } from './prices.jobs';
+import { withPriceSourceHealth, type PriceSources } from './prices.config';
+import { marketsToPoll, type PolledMarket } from './polled-markets';
+
+export interface PricesDeps {
+  dataSource: DataSource;
+  redis: Redis;
+  /** The deployment's QUEUE_PREFIX: Redis keys and channels live under it. */
+  prefix: string;
+  queues: JobQueues;
+  clock: Clock;
+  sources: PriceSources;
+  logger?: Logger;
+}
+
+export interface PricePollResult {
+  kind: PricePollKind;
+  status: 'polled' | 'nothing_to_poll' | 'no_source' | 'busy';
+  /** Provider that answered (after a fallback, the second one). */
+  source: string | null;
+  fellBack: boolean;
+  asked: number;
+  quotes: number;
+  /** Quotes newer than the stored price: stored, published, evaluated. */
+  updated: number;
+  closedBars: number;
+  evaluateJobs: number;
+  evaluateBarsJobs: number;
+  backfills: number;
+}
+
+/** A poll of one kind holds this lock while it runs: a slow poll is never overlapped by the next one. */
+export function pricePollLockKey(prefix: string, kind: PricePollKind): string {
+  return `${prefix}:prices:poll-lock:${kind}`;
+}
+const POLL_LOCK_MS = 120_000;
+const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/** A short digest of a job's payload: a re-run of the same poll adds the same job ids (BullMQ keeps one). */
+function digest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}
+
+/** The newest quote per symbol, only for symbols asked (a provider may answer more, or twice). */
+function newestPerSymbol(quotes: readonly Quote[], asked: ReadonlySet<string>): Quote[] {
+  const bySymbol = new Map<string, Quote>();
+  for (const quote of quotes) {
+    if (!asked.has(quote.symbol)) continue;
+    const seen = bySymbol.get(quote.symbol);
+    if (!seen || seen.at.getTime() < quote.at.getTime()) bySymbol.set(quote.symbol, quote);
+  }
+  return [...bySymbol.values()];
+}
+
+/** Quotes from the primary source; crypto falls back to the second source when the first fails transiently. */
+async function fetchQuotes(
+  deps: PricesDeps,
+  kind: PricePollKind,
+  primary: PriceSource,
+  symbols: string[],
+): Promise<{ quotes: Quote[]; source: string; fellBack: boolean }> {
+  const health = { dataSource: deps.dataSource, clock: deps.clock };
+  try {
+    return { quotes: await withPriceSourceHealth(primary, health).quotes(symbols), source: primary.name, fellBack: false };
+  } catch (error) {
+    const fallback = deps.sources.cryptoFallback;
+    if (kind !== 'crypto' || !(error instanceof PriceFetchError) || fallback === primary) throw error;
+    deps.logger?.warn({ source: primary.name, err: error.message, fallback: fallback.name }, 'prices: primary source failed, falling back');
+    return { quotes: await withPriceSourceHealth(fallback, health).quotes(symbols), source: fallback.name, fellBack: true };
+  }
+}
+
+/** Active technical alerts of the markets: the bars each (market, interval) needs. */
+async function technicalNeeds(
+  dataSource: DataSource,
+  marketIds: number[],
+  now: Date,
+): Promise<Map<string, { marketId: number; interval: CandleInterval; needed: number }>> {
+  const rows: { market_id: number; interval: string; params: unknown }[] = await dataSource.query(
+    `SELECT market_id, interval, params FROM alerts
+      WHERE market_id = ANY($1::int[]) AND is_active AND interval IS NOT NULL AND (expires_at IS NULL OR expires_at > $2)`,
+    [marketIds, now],
+  );
+  const needs = new Map<string, { marketId: number; interval: CandleInterval; needed: number }>();
+  for (const row of rows) {
+    const interval = CANDLE_INTERVALS.find((i) => i === row.interval);
+    const condition = technicalConditionSchema.safeParse(row.params);
+    if (!interval || !condition.success) continue;
+    const key = `${row.market_id}:${interval}`;
+    const needed = barsNeeded(condition.data);
+    const seen = needs.get(key);
+    if (!seen || seen.needed < needed) needs.set(key, { marketId: row.market_id, interval, needed });
+  }
+  return needs;
+}
+
+async function enqueueEvaluations(deps: PricesDeps, kind: PricePollKind, ticks: PriceTickPayload[]): Promise<number> {
+  const jobs = chunk(ticks, MAX_TICKS_PER_EVALUATION).map((part) => ({
+    name: 'alerts.evaluate' as const,
+    data: { ticks: part },
+    options: { jobId: `evaluate-${kind}-${Date.parse(part[0].at)}-${digest(part)}` },
+  }));
+  if (jobs.length) await deps.queues.addBulk(jobs);
+  return jobs.length;
+}
+
+async function enqueueClosedBars(deps: PricesDeps, closed: ClosedBar[]): Promise<number> {
+  const bars: ClosedBarPayload[] = closed.map((b) => ({ symbol: b.symbol, interval: b.interval, openTime: b.openTime.toISOString() }));
+  const jobs = chunk(bars, MAX_TICKS_PER_EVALUATION).map((part) => ({
+    name: 'alerts.evaluate-bars' as const,
+    data: { bars: part },
+    options: { jobId: `evaluate-bars-${Date.parse(part[0].openTime)}-${digest(part)}` },
+  }));
+  if (jobs.length) await deps.queues.addBulk(jobs);
+  return jobs.length;
+}
+
+/**
+ * Backfills for the polled markets short of bars: the intervals of their technical alerts (as many
+ * bars as the condition needs) and, for watched markets, the chart's default interval. One job per
+ * symbol, interval and UTC day (its id), so a source without those candles is asked once a day.
+ */
+async function enqueueBackfills(
+  deps: PricesDeps,
+  markets: PolledMarket[],
+  watched: ReadonlySet<number>,
+  needs: Map<string, { marketId: number; interval: CandleInterval; needed: number }>,
+): Promise<number> {
+  const pairs = new Map(needs);
+  for (const market of markets) {
+    const key = `${market.id}:${CHART_BARS.interval}`;
+    if (watched.has(market.id) && !pairs.has(key)) pairs.set(key, { marketId: market.id, interval: CHART_BARS.interval, needed: CHART_BARS.limit });
+  }
+  const short = await pairsShortOfBars(deps.dataSource, [...pairs.values()]);
+  if (!short.length) return 0;
+  const symbolOf = new Map(markets.map((m) => [m.id, m.symbol]));
+  const now = deps.clock.now();
+  await deps.queues.addBulk(
+    short.map((s) => backfillRequest(symbolOf.get(s.marketId)!, s.interval, Math.min(1000, Math.max(DEFAULT_BACKFILL_LIMIT, s.needed)), now)),
+  );
+  return short.length;
+}
+
+async function watchedMarketIds(dataSource: DataSource, marketIds: number[]): Promise<Set<number>> {
+  const rows: { market_id: number }[] = await dataSource.query('SELECT DISTINCT market_id FROM watchlist_items WHERE market_id = ANY($1::int[])', [
+    marketIds,
+  ]);
+  return new Set(rows.map((r) => r.market_id));
+}
+
+/**
+ * One poll of a kind (prices.poll): fetch the quotes of the markets to poll in one batched call,
+ * store the newer ones in Redis (latest, 24 h history, pub/sub for the live streams), queue their
+ * alert evaluation, update the current bar of every interval, queue the technical evaluation of
+ * the bars that closed, and queue backfills where bars are missing. The Redis store is the gate:
+ * a quote not newer than the stored price goes no further, so re-running a poll with the same
+ * quotes writes and queues nothing new.
+ *
+ * Evaluation is queued straight after the price is stored (before the database work), so a
+ * database failure costs bars, never a tick's alerts.
+ */
+export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise<PricePollResult> {
+  const result: PricePollResult = {
+    kind,
+    status: 'polled',
+    source: null,
+    fellBack: false,
+    asked: 0,
+    quotes: 0,
+    updated: 0,
+    closedBars: 0,
+    evaluateJobs: 0,
+    evaluateBarsJobs: 0,
+    backfills: 0,
+  };
+  const primary = kind === 'crypto' ? deps.sources.crypto : deps.sources.stocks;
+  if (!primary) return { ...result, status: 'no_source' };
+
+  const lockKey = pricePollLockKey(deps.prefix, kind);
+  const token = randomUUID();
+  if ((await deps.redis.set(lockKey, token, 'PX', POLL_LOCK_MS, 'NX')) !== 'OK') return { ...result, status: 'busy' };
+  try {
+    const now = deps.clock.now();
+    const markets = await marketsToPoll(deps.dataSource, kind, now, { simulated: primary.kind === 'simulated' });
+    if (!markets.length) return { ...result, status: 'nothing_to_poll' };
+    const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
+    result.asked = markets.length;
+
+    const fetched = await fetchQuotes(deps, kind, primary, [...bySymbol.keys()]);
+    const quotes = newestPerSymbol(fetched.quotes, new Set(bySymbol.keys()));
+    Object.assign(result, { source: fetched.source, fellBack: fetched.fellBack, quotes: quotes.length });
+
+    const updates = await storeQuotes(deps.redis, deps.prefix, quotes);
+    result.updated = updates.length;
+    result.evaluateJobs = await enqueueEvaluations(
+      deps,
+      kind,
+      updates.map((u) => ({ symbol: u.latest.symbol, previous: u.previous, current: u.latest.price, at: u.latest.at })),
+    );
+
+    const ticks: BarTick[] = updates.map((u) => ({
+      marketId: bySymbol.get(u.latest.symbol)!.id,
+      symbol: u.latest.symbol,
+      price: u.latest.price,
+      at: new Date(u.latest.at),
+      source: u.latest.source,
+      simulated: u.latest.simulated,
+    }));
+    const closed = await upsertTickBars(deps.dataSource, ticks);
+    const marketIds = markets.map((m) => m.id);
+    const needs = await technicalNeeds(deps.dataSource, marketIds, now);
+    // Only bars some technical alert is evaluated on: a closed 1m bar of every symbol each minute is otherwise wasted work.
+    const evaluated = closed.filter((b) => needs.has(`${b.marketId}:${b.interval}`));
+    result.closedBars = closed.length;
+    result.evaluateBarsJobs = await enqueueClosedBars(deps, evaluated);
+    result.backfills = await enqueueBackfills(deps, markets, await watchedMarketIds(deps.dataSource, marketIds), needs);
+    return result;
+  } finally {
+    await deps.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+  }
+}
+
+/**
+ * The last prices known for every market (Redis latest, else the newest stored 1m close): where the
+ * simulated walk starts, so a restart continues from the last price shown rather than jumping back.
+ */
+export async function lastKnownPrices(deps: Pick<PricesDeps, 'dataSource' | 'redis' | 'prefix'>): Promise<Record<string, string>> {
+  // One primary-key probe per market, not a scan of every stored bar.
+  const rows: { symbol: string; close: string | null }[] = await deps.dataSource.query(
+    `SELECT m.symbol,
+            (SELECT trim_scale(b.close)::text FROM price_bars b WHERE b.market_id = m.id AND b.interval = '1m'
+              ORDER BY b.open_time DESC LIMIT 1) AS close
+       FROM markets m`,
+  );
+  const out: Record<string, string> = Object.fromEntries(rows.flatMap((r) => (r.close === null ? [] : [[r.symbol, r.close]])));
+  const latest = await deps.redis.hgetall(latestPricesKey(deps.prefix));
+  for (const [symbol, json] of Object.entries(latest)) {
+    try {
+      const price = (JSON.parse(json) as { price?: unknown }).price;
+      if (typeof price === 'string') out[symbol] = price;
+    } catch {
+      // An unreadable entry is overwritten by the next poll.
+    }
+  }
+  return out;
+}

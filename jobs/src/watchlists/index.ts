@@ -1,0 +1,2 @@
+export * from './watchlist-csv';
+export * from './watchlists';

@@ -1,0 +1,326 @@
+import Decimal from 'decimal.js';
+import type { Job } from 'bullmq';
+import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
+import {
+  BinanceLiveSource,
+  CoinGeckoLiveSource,
+  JobQueues,
+  SEEDS,
+  createProducerConnection,
+  fixedClock,
+  latestPrices,
+  loadPricesConfig,
+  marketsToPoll,
+  pollPrices,
+  pricePollLockKey,
+  priceSourcesFromConfig,
+  runSeeds,
+  type PriceSources,
+  type PricesDeps,
+} from '../../src';
+import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '../../src/testing/test-redis';
+import { FIXTURES, startPriceStandIn, type StandIn } from './price-stand-ins';
+
+type Clock = ReturnType<typeof fixedClock>;
+
+describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
+  let db: TestDatabase;
+  const redis = createProducerConnection(testRedisUrl());
+  const prefixes: string[] = [];
+  const queuesList: JobQueues[] = [];
+  let userId: number;
+  let watchlistId: number;
+  const marketId = new Map<string, number>();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await runSeeds(
+      db.dataSource,
+      SEEDS.filter((s) => ['2026-11-markets', '2026-11-market-hours', '2026-11-market-exchanges'].includes(s.name)),
+    );
+    const markets: { id: number; symbol: string }[] = await db.dataSource.query('SELECT id, symbol FROM markets');
+    markets.forEach((m) => marketId.set(m.symbol, m.id));
+    [{ id: userId }] = await db.dataSource.query(`INSERT INTO users (email) VALUES ('prices@example.test') RETURNING id`);
+    [{ id: watchlistId }] = await db.dataSource.query(`INSERT INTO watchlists (user_id, name) VALUES ($1, 'Main') RETURNING id`, [userId]);
+  });
+
+  beforeEach(async () => {
+    await db.dataSource.query('TRUNCATE price_bars, alerts, watchlist_items, source_health CASCADE');
+  });
+
+  afterAll(async () => {
+    await Promise.all(queuesList.map((q) => q.close()));
+    redis.disconnect();
+    await db.drop();
+    for (const prefix of prefixes) await deleteKeysWithPrefix(testRedisUrl(), prefix);
+  });
+
+  function context(clock: Clock, sources: PriceSources): PricesDeps & { queues: JobQueues } {
+    const prefix = testQueuePrefix();
+    prefixes.push(prefix);
+    const queues = new JobQueues(redis, prefix);
+    queuesList.push(queues);
+    return { dataSource: db.dataSource, redis, prefix, queues, clock, sources };
+  }
+
+  const watch = (...symbols: string[]) =>
+    db.dataSource.query(
+      `INSERT INTO watchlist_items (watchlist_id, market_id, "order") SELECT $1, m.id, row_number() OVER () FROM markets m WHERE m.symbol = ANY($2)`,
+      [watchlistId, symbols],
+    );
+
+  async function alert(symbol: string, params: Record<string, unknown>, extra: { interval?: string; active?: boolean; expiresAt?: string } = {}) {
+    await db.dataSource.query(
+      `INSERT INTO alerts (user_id, market_id, name, condition, value, params, interval, is_active, expires_at)
+       VALUES ($1, $2, 'a', $3, 1, $4::jsonb, $5, $6, $7)`,
+      [userId, marketId.get(symbol), params.type, JSON.stringify(params), extra.interval ?? null, extra.active ?? true, extra.expiresAt ?? null],
+    );
+  }
+  const priceAlert = (symbol: string, extra: { active?: boolean; expiresAt?: string } = {}) =>
+    alert(symbol, { type: 'greater_than', value: '1' }, extra);
+
+  const simulated = (clock: Clock, lastPrices: Record<string, string> = {}) =>
+    priceSourcesFromConfig(loadPricesConfig({ PRICES_SOURCE: 'simulated', PRICES_SIMULATED_SEED: '7' }), { clock, lastPrices });
+  const replay = (clock: Clock) => priceSourcesFromConfig(loadPricesConfig({ PRICES_SOURCE: 'replay', PRICES_REPLAY_DIR: FIXTURES }), { clock });
+
+  async function alertJobs(queues: JobQueues, name: string): Promise<Job[]> {
+    const jobs = await queues.queue('alerts').getJobs(['waiting', 'prioritized', 'delayed']);
+    return jobs.filter((j) => j.name === name).sort((a, b) => a.timestamp - b.timestamp || String(a.id).localeCompare(String(b.id)));
+  }
+
+  async function bars(symbol: string): Promise<Record<string, { open_time: string; open: string; high: string; low: string; close: string; simulated: boolean }[]>> {
+    const rows: { interval: string; open_time: Date; open: string; high: string; low: string; close: string; simulated: boolean }[] = await db.dataSource.query(
+      `SELECT interval, open_time, trim_scale(open)::text AS open, trim_scale(high)::text AS high, trim_scale(low)::text AS low,
+              trim_scale(close)::text AS close, simulated
+         FROM price_bars WHERE market_id = $1 ORDER BY interval, open_time`,
+      [marketId.get(symbol)],
+    );
+    const out: Record<string, { open_time: string; open: string; high: string; low: string; close: string; simulated: boolean }[]> = {};
+    for (const r of rows) (out[r.interval] ??= []).push({ open_time: new Date(r.open_time).toISOString(), open: r.open, high: r.high, low: r.low, close: r.close, simulated: r.simulated });
+    return out;
+  }
+
+  describe('which symbols are polled', () => {
+    it('crypto: the pairs with an active, unexpired alert or on a watchlist', async () => {
+      await watch('BTCUSDT');
+      await priceAlert('ETHUSDT');
+      await priceAlert('SOLUSDT', { active: false });
+      await priceAlert('BNBUSDT', { expiresAt: '2026-11-23T09:00:00Z' });
+      await priceAlert('ADAUSDT', { expiresAt: '2026-11-23T11:00:00Z' });
+      await watch('AAPL');
+      const polled = await marketsToPoll(db.dataSource, 'crypto', new Date('2026-11-23T10:00:00Z'), { simulated: false });
+      expect(polled.map((m) => m.symbol)).toEqual(['ADAUSDT', 'BTCUSDT', 'ETHUSDT']);
+    });
+
+    it('stocks: only while their exchange is open (regular hours, not weekends, holidays or after the close)', async () => {
+      await watch('AAPL', 'JPM', 'SPY', '^GSPC', 'EURUSD');
+      const at = async (iso: string) => (await marketsToPoll(db.dataSource, 'stocks', new Date(iso), { simulated: false })).map((m) => m.symbol);
+      // Monday 2026-11-23, 10:00 in New York (EST, UTC-5).
+      expect(await at('2026-11-23T15:00:00Z')).toEqual(['AAPL', 'JPM', 'SPY']);
+      expect(await at('2026-11-23T14:29:59Z')).toEqual([]); // 09:29:59, before the open
+      expect(await at('2026-11-23T21:00:00Z')).toEqual([]); // 16:00, the close belongs to what follows
+      expect(await at('2026-11-26T15:00:00Z')).toEqual([]); // Thanksgiving
+      expect(await at('2026-11-28T15:00:00Z')).toEqual([]); // Saturday
+      expect(await at('2026-11-27T17:30:00Z')).toEqual(['AAPL', 'JPM', 'SPY']); // 12:30 the day after Thanksgiving
+      expect(await at('2026-11-27T18:30:00Z')).toEqual([]); // 13:30: that day closes at 13:00
+    });
+
+    it('stocks in simulated mode also poll indices and FX (no live source has them), whatever the hour', async () => {
+      await watch('AAPL', '^GSPC', 'EURUSD');
+      const polled = await marketsToPoll(db.dataSource, 'stocks', new Date('2026-11-28T15:00:00Z'), { simulated: true });
+      expect(polled.map((m) => m.symbol)).toEqual(['EURUSD', '^GSPC']);
+    });
+
+    it('the exchange seed maps the US stocks to XNAS and XNYS (NYSE Arca ETFs to XNYS)', async () => {
+      const rows: { symbol: string; exchange_id: string | null }[] = await db.dataSource.query(
+        `SELECT symbol, exchange_id FROM markets WHERE type IN ('stock', 'etf') ORDER BY symbol`,
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.symbol, r.exchange_id]))).toEqual({
+        AAPL: 'XNAS',
+        AMZN: 'XNAS',
+        GLD: 'XNYS',
+        JPM: 'XNYS',
+        MSFT: 'XNAS',
+        NVDA: 'XNAS',
+        QQQ: 'XNAS',
+        SPY: 'XNYS',
+        TSLA: 'XNAS',
+      });
+    });
+  });
+
+  it('replay: stores the latest price, builds every bar, queues one evaluation and records source health; a re-run changes nothing', async () => {
+    const clock = fixedClock('2021-10-22T23:00:05Z');
+    await watch('BTCUSDT', 'ETHUSDT');
+    const deps = context(clock, replay(clock));
+
+    const first = await pollPrices(deps, 'crypto');
+    // ETHUSDT has no recording: left out, as an unknown symbol would be.
+    expect(first).toMatchObject({ status: 'polled', source: 'binance', fellBack: false, asked: 2, quotes: 1, updated: 1, evaluateJobs: 1 });
+    const latest = await latestPrices(redis, deps.prefix, ['BTCUSDT', 'ETHUSDT']);
+    expect([...latest.values()]).toEqual([
+      { symbol: 'BTCUSDT', price: '60740.00000000', at: '2021-10-22T23:00:05.000Z', change24hPercent: null, source: 'binance', simulated: false },
+    ]);
+    const [evaluate] = await alertJobs(deps.queues, 'alerts.evaluate');
+    expect(evaluate.data).toEqual({ ticks: [{ symbol: 'BTCUSDT', previous: null, current: '60740.00000000', at: '2021-10-22T23:00:05.000Z' }] });
+    const stored = await bars('BTCUSDT');
+    const bar = (open_time: string) => ({ open_time, open: '60740', high: '60740', low: '60740', close: '60740', simulated: false });
+    expect(stored).toEqual({
+      '15m': [bar('2021-10-22T23:00:00.000Z')],
+      '1d': [bar('2021-10-22T00:00:00.000Z')],
+      '1h': [bar('2021-10-22T23:00:00.000Z')],
+      '1m': [bar('2021-10-22T23:00:00.000Z')],
+      '4h': [bar('2021-10-22T20:00:00.000Z')],
+      '5m': [bar('2021-10-22T23:00:00.000Z')],
+    });
+    const [health] = await db.dataSource.query(`SELECT source, consecutive_failures, last_data_at FROM source_health`);
+    expect(health).toEqual({ source: 'binance', consecutive_failures: 0, last_data_at: new Date('2021-10-22T23:00:05Z') });
+
+    const counts = await deps.queues.queue('alerts').getJobCounts();
+    const again = await pollPrices(deps, 'crypto');
+    expect(again).toMatchObject({ status: 'polled', quotes: 1, updated: 0, evaluateJobs: 0, closedBars: 0, evaluateBarsJobs: 0 });
+    expect(await deps.queues.queue('alerts').getJobCounts()).toEqual(counts);
+    expect(await bars('BTCUSDT')).toEqual(stored);
+  });
+
+  it('falls back to CoinGecko when Binance answers 500, and records both outcomes (local servers, recorded payloads)', async () => {
+    const binance: StandIn = await startPriceStandIn();
+    const coingecko: StandIn = await startPriceStandIn();
+    try {
+      binance.mode = 'failing';
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      const now = () => clock.now();
+      const deps = context(clock, {
+        crypto: new BinanceLiveSource({ baseUrl: binance.base, now }),
+        cryptoFallback: new CoinGeckoLiveSource({ baseUrl: `${coingecko.base}/api/v3`, now }),
+        stocks: null,
+      });
+      const result = await pollPrices(deps, 'crypto');
+      expect(result).toMatchObject({ status: 'polled', source: 'coingecko', fellBack: true, quotes: 1, updated: 1 });
+      expect(binance.requests.map((r) => new URL(r.url!, 'http://x').pathname)).toEqual(['/api/v3/ticker/price']);
+      expect(coingecko.requests.map((r) => new URL(r.url!, 'http://x').pathname)).toEqual(['/api/v3/simple/price']);
+      const latest = (await latestPrices(redis, deps.prefix, ['BTCUSDT'])).get('BTCUSDT');
+      expect(latest).toEqual({
+        symbol: 'BTCUSDT',
+        price: '67187.3358936566',
+        at: '2024-03-25T08:45:00.000Z',
+        change24hPercent: '3.63727894677354',
+        source: 'coingecko',
+        simulated: false,
+      });
+      const health: { source: string; consecutive_failures: number; last_error: string | null }[] = await db.dataSource.query(
+        'SELECT source, consecutive_failures, last_error FROM source_health ORDER BY source',
+      );
+      expect(health).toEqual([
+        { source: 'binance', consecutive_failures: 1, last_error: expect.stringContaining('HTTP 500') },
+        { source: 'coingecko', consecutive_failures: 0, last_error: null },
+      ]);
+    } finally {
+      await binance.close();
+      await coingecko.close();
+    }
+  });
+
+  it('a permanent Binance failure (403) is not hidden behind the fallback', async () => {
+    const binance = await startPriceStandIn();
+    try {
+      binance.mode = 'forbidden';
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      const deps = context(clock, {
+        crypto: new BinanceLiveSource({ baseUrl: binance.base }),
+        cryptoFallback: new CoinGeckoLiveSource({ baseUrl: `${binance.base}/never-asked` }),
+        stocks: null,
+      });
+      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/403/);
+      expect(binance.requests).toHaveLength(1);
+    } finally {
+      await binance.close();
+    }
+  });
+
+  it('simulated: bars of every interval across a period boundary, closed bars queued for technical alerts, idempotent re-run', async () => {
+    const clock = fixedClock('2026-11-23T23:59:30Z');
+    await watch('BTCUSDT');
+    await alert('BTCUSDT', { type: 'rsi_above', level: 70, period: 14 }, { interval: '1m' });
+    await alert('BTCUSDT', { type: 'price_crossing_ma', ma: 'sma', period: 20, direction: 'any' }, { interval: '1d' });
+    const deps = context(clock, simulated(clock));
+    const prices: string[] = [];
+    for (const at of ['2026-11-23T23:59:30Z', '2026-11-23T23:59:40Z', '2026-11-23T23:59:50Z']) {
+      clock.set(at);
+      const result = await pollPrices(deps, 'crypto');
+      expect(result).toMatchObject({ source: 'simulated', updated: 1, closedBars: 0, evaluateBarsJobs: 0 });
+      prices.push((await latestPrices(redis, deps.prefix, ['BTCUSDT'])).get('BTCUSDT')!.price);
+    }
+    // The walk starts at the recorded anchor and moves every 10 s.
+    expect(prices[0]).toBe('60740.00');
+    expect(new Set(prices).size).toBe(3);
+    const norm = (p: string) => new Decimal(p).toString();
+    const high = norm(Decimal.max(...prices).toString());
+    const low = norm(Decimal.min(...prices).toString());
+    const before = await bars('BTCUSDT');
+    const openTimes = { '1m': '23:59', '5m': '23:55', '15m': '23:45', '1h': '23:00', '4h': '20:00', '1d': '00:00' } as const;
+    for (const [interval, hhmm] of Object.entries(openTimes)) {
+      expect(before[interval]).toEqual([
+        { open_time: `2026-11-23T${hhmm}:00.000Z`, open: norm(prices[0]), high, low, close: norm(prices[2]), simulated: true },
+      ]);
+    }
+
+    clock.set('2026-11-24T00:00:00Z');
+    const crossing = await pollPrices(deps, 'crypto');
+    expect(crossing).toMatchObject({ updated: 1, closedBars: 6, evaluateBarsJobs: 1 });
+    const p = norm((await latestPrices(redis, deps.prefix, ['BTCUSDT'])).get('BTCUSDT')!.price);
+    const after = await bars('BTCUSDT');
+    for (const interval of Object.keys(openTimes)) {
+      expect(after[interval]).toEqual([before[interval][0], { open_time: '2026-11-24T00:00:00.000Z', open: p, high: p, low: p, close: p, simulated: true }]);
+    }
+    // Only the intervals some technical alert is evaluated on.
+    const [evaluateBars] = await alertJobs(deps.queues, 'alerts.evaluate-bars');
+    expect(evaluateBars.data.bars).toEqual([
+      { symbol: 'BTCUSDT', interval: '1m', openTime: '2026-11-23T23:59:00.000Z' },
+      { symbol: 'BTCUSDT', interval: '1d', openTime: '2026-11-23T00:00:00.000Z' },
+    ]);
+    const evaluations = await alertJobs(deps.queues, 'alerts.evaluate');
+    expect(evaluations.map((j) => j.data.ticks[0].previous)).toEqual([null, prices[0], prices[1], prices[2]]);
+
+    const counts = { alerts: await deps.queues.queue('alerts').getJobCounts(), prices: await deps.queues.queue('prices').getJobCounts() };
+    const rerun = await pollPrices(deps, 'crypto');
+    expect(rerun).toMatchObject({ updated: 0, closedBars: 0, evaluateJobs: 0, evaluateBarsJobs: 0 });
+    expect({ alerts: await deps.queues.queue('alerts').getJobCounts(), prices: await deps.queues.queue('prices').getJobCounts() }).toEqual(counts);
+    expect(await bars('BTCUSDT')).toEqual(after);
+  });
+
+  it('queues one backfill per symbol, interval and day where technical alerts or watchers lack bars', async () => {
+    const clock = fixedClock('2026-11-23T10:00:00Z');
+    await watch('BTCUSDT');
+    await alert('BTCUSDT', { type: 'macd_signal_cross', fast: 12, slow: 26, signal: 9, direction: 'any' }, { interval: '15m' });
+    await alert('ETHUSDT', { type: 'rsi_below', level: 30, period: 14 }, { interval: '4h' });
+    // A price alert needs no bars.
+    await priceAlert('SOLUSDT');
+    const deps = context(clock, simulated(clock, { ETHUSDT: '3000.00', SOLUSDT: '150.00' }));
+    const result = await pollPrices(deps, 'crypto');
+    expect(result.backfills).toBe(3);
+    const jobs = await deps.queues.queue('prices').getJobs(['waiting']);
+    expect(jobs.map((j) => ({ id: j.id, data: j.data })).sort((a, b) => a.id!.localeCompare(b.id!))).toEqual([
+      { id: 'backfill-BTCUSDT-15m-2026-11-23', data: { symbol: 'BTCUSDT', interval: '15m', limit: 500 } },
+      { id: 'backfill-BTCUSDT-1h-2026-11-23', data: { symbol: 'BTCUSDT', interval: '1h', limit: 500 } },
+      { id: 'backfill-ETHUSDT-4h-2026-11-23', data: { symbol: 'ETHUSDT', interval: '4h', limit: 500 } },
+    ]);
+    // The next poll the same day adds no job.
+    clock.advance(10_000);
+    await pollPrices(deps, 'crypto');
+    expect(await deps.queues.queue('prices').getJobCounts('waiting')).toEqual({ waiting: 3 });
+  });
+
+  it('skips a poll while another of the same kind holds the lock, and stocks without a source', async () => {
+    const clock = fixedClock('2026-11-23T15:00:00Z');
+    await watch('BTCUSDT');
+    const deps = context(clock, simulated(clock));
+    await redis.set(pricePollLockKey(deps.prefix, 'crypto'), 'someone else', 'PX', 5000);
+    expect(await pollPrices(deps, 'crypto')).toMatchObject({ status: 'busy', updated: 0 });
+    await redis.del(pricePollLockKey(deps.prefix, 'crypto'));
+    expect(await pollPrices(deps, 'crypto')).toMatchObject({ status: 'polled', updated: 1 });
+    expect(await pollPrices({ ...deps, sources: { ...deps.sources, stocks: null } }, 'stocks')).toMatchObject({ status: 'no_source' });
+  });
+});
