@@ -11,6 +11,7 @@ import { cotRoutes } from './cot/cot.routes';
 import { contactRoutes } from './contact/contact.routes';
 import { cotFollowsRoutes } from './cot/cot-follows.routes';
 import { adminQueuesRoutes } from './admin/queues.routes';
+import { alertsRoutes } from './alerts/alerts.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
 import { errorHandler, notFoundHandler } from './http/errors';
@@ -19,6 +20,8 @@ import { marketsRoutes } from './markets/markets.routes';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
+import { watchlistsRoutes } from './watchlists/watchlists.routes';
+import { chartLayoutsRoutes } from './chart-layouts/chart-layouts.routes';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -73,6 +76,9 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', cotFollowsRoutes(deps));
   app.use('/api', marketsRoutes(deps));
   app.use('/api', contactRoutes(deps));
+  app.use('/api', alertsRoutes(deps));
+  app.use('/api', watchlistsRoutes(deps));
+  app.use('/api', chartLayoutsRoutes(deps));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, commonEnvSchema, parseEnv, pushEnvSchema, readPushEnv } from '@tickerbell/jobs';
+import { ConfigError, DEFAULT_ALERTS_PLAN_LIMITS, commonEnvSchema, parseAlertPlanLimits, parseEnv, pushEnvSchema, readPushEnv } from '@tickerbell/jobs';
 import { accountsEnvSchema, checkAccountsEnv } from './accounts/accounts.config';
 
 export const apiEnvSchema = commonEnvSchema.extend({
@@ -14,6 +14,18 @@ export const apiEnvSchema = commonEnvSchema.extend({
   ADMIN_QUEUES_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Built web client to serve (web/dist); unset to serve the api only. */
   WEB_DIST_DIR: z.string().optional(),
+  /** Most active alerts per plan (plan=limit, comma-separated; `free` is required: users without a subscription). */
+  ALERTS_PLAN_LIMITS: z
+    .string()
+    .default(DEFAULT_ALERTS_PLAN_LIMITS)
+    .transform((text, ctx) => {
+      try {
+        return parseAlertPlanLimits(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   ...accountsEnvSchema.shape,
   ...pushEnvSchema.shape,
 });

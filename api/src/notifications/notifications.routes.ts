@@ -6,9 +6,11 @@ import {
   NOTIFICATION_COLUMNS,
   readPushEnv,
   resolveVapidKeys,
+  loadWatchedSymbols,
   toClientNotification,
   type ClientNotification,
   type JobQueues,
+  type LatestPrice,
   type Logger,
   type NotificationRow,
 } from '@tickerbell/jobs';
@@ -80,7 +82,7 @@ function writeEvent(res: Response, notification: ClientNotification): void {
 export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
   const { dataSource } = deps;
   const router = Router();
-  const hub = new NotificationStreamHub(deps.redis, deps.queues.prefix, deps.logger);
+  const hub = new NotificationStreamHub(deps.redis, deps.queues.prefix, deps.logger, (userId) => loadWatchedSymbols(dataSource, userId));
   const pushEnv = readPushEnv();
 
   router.get('/notifications', requireUser, async (req, res) => {
@@ -122,8 +124,8 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
   });
 
   /**
-   * Server-sent events: `notification` events with the notification id as the event id, a comment
-   * every 25 s. With Last-Event-ID (sent by EventSource on reconnect) the notifications written
+   * Server-sent events: `notification` events with the notification id as the event id, `price`
+   * events (a LatestPrice of a watched symbol, no id), a comment every 25 s. With Last-Event-ID (sent by EventSource on reconnect) the notifications written
    * after that id come first from the database; live ones arriving meanwhile wait and are sent
    * after them, each id at most once and in increasing order.
    */
@@ -148,7 +150,11 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
       lastSent = id;
       writeEvent(res, notification);
     };
-    const client = { send: (n: ClientNotification) => (replaying ? pending.push(n) : send(n)) };
+    const client = {
+      send: (n: ClientNotification) => (replaying ? pending.push(n) : send(n)),
+      // Prices carry no id: they are never replayed, and a resume's Last-Event-ID stays a notification id.
+      sendPrice: (price: LatestPrice) => res.write(`event: price\ndata: ${JSON.stringify(price)}\n\n`),
+    };
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), deps.streamHeartbeatMs ?? STREAM_HEARTBEAT_MS);
     let closed = false;
     const close = () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import { JobQueues, createMailer, createProducerConnection, createWorkerConnection, type Mailer } from '@tickerbell/jobs';
+import { JobQueues, createMailer, createProducerConnection, createWorkerConnection, type Clock, type Mailer } from '@tickerbell/jobs';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
 import { startWorkers, type WorkersRuntime } from '../../../workers/src/runtime';
 import { createApp } from '../../src/app';
@@ -51,7 +51,7 @@ export class AccountsHarness {
     return this;
   }
 
-  app(env: Record<string, string> = {}) {
+  app(env: Record<string, string> = {}, clock?: Clock) {
     const config = loadApiConfig({
       NODE_ENV: 'test',
       DATABASE_URL: this.db.url,
@@ -65,7 +65,7 @@ export class AccountsHarness {
       ...this.google.env(),
       ...env,
     });
-    return createApp({ config, dataSource: this.db.dataSource, redis: this.redis, queues: this.queues, logger });
+    return createApp({ config, dataSource: this.db.dataSource, redis: this.redis, queues: this.queues, logger, clock });
   }
 
   async stop(): Promise<void> {
