@@ -38,6 +38,9 @@ const ExchangesPage = lazyComponent(() => import('./dashboard/exchanges-page').t
 const ActivityPage = lazyComponent(() => import('./dashboard/activity-page').then((m) => m.ActivityPage));
 const SettingsPage = lazyComponent(() => import('./dashboard/settings-page').then((m) => m.SettingsPage));
 const DemoPage = lazyComponent(() => import('./dashboard/demo-page').then((m) => m.DemoPage));
+const AlertsPage = lazyComponent(() => import('./alerts/alerts-page').then((m) => m.AlertsPage));
+const WatchlistsPage = lazyComponent(() => import('./watchlists/watchlists-page').then((m) => m.WatchlistsPage));
+const ChartsPage = lazyComponent(() => import('./charts/charts-page').then((m) => m.ChartsPage));
 
 export const routes: RouteObject[] = [
   {
@@ -84,8 +87,11 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <OverviewPage /> },
                   { path: 'exchanges', element: <ExchangesPage /> },
+                  { path: 'alerts', element: <AlertsPage /> },
                   { path: 'cot', element: <CotScreenerPage variant="dashboard" /> },
                   { path: 'cot/:code', element: <CotInstrumentPage variant="dashboard" /> },
+                  { path: 'watchlists', element: <WatchlistsPage /> },
+                  { path: 'charts/:symbol?', element: <ChartsPage /> },
                   { path: 'activity', element: <ActivityPage /> },
                   { path: 'settings', element: <SettingsPage /> },
                 ],

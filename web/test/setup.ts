@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
 
 // jsdom lacks the Encoding API, which react-router reads when it is imported.
@@ -26,3 +27,7 @@ if (typeof globalThis.Request === 'undefined') {
   }
   Object.assign(globalThis, { Request: MinimalRequest });
 }
+
+// Lazy route chunks load through swc on first use: on a loaded 2-core machine the first findBy*
+// of a page can take over the 1 s default. A longer wait changes no assertion, only patience.
+configure({ asyncUtilTimeout: 5000 });

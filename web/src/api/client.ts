@@ -87,6 +87,8 @@ export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as is instead of a JSON body (a CSV upload, say). */
+  rawBody?: { contentType: string; text: string };
   signal?: AbortSignal;
   /** Give up after this long; a hung api must not leave a page waiting forever. */
   timeoutMs?: number;
@@ -113,10 +115,11 @@ function isAbort(error: unknown): boolean {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
-  const { method = 'GET', body, signal, acceptStatuses = [], parse } = options;
+  const { method = 'GET', body, rawBody, signal, acceptStatuses = [], parse } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (rawBody !== undefined) headers['Content-Type'] = rawBody.contentType;
 
   // One controller for both the caller's abort and our time limit (AbortSignal.any is too new).
   const controller = new AbortController();
@@ -135,7 +138,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: rawBody !== undefined ? rawBody.text : body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
       signal: controller.signal,
     });

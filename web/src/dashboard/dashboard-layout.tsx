@@ -1,5 +1,7 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
+import { useAlertCheck } from '../alerts/use-alert-check';
+import { useSession } from '../session/session-provider';
 import { DASHBOARD_AREAS } from './dashboard-nav';
 
 function linkClass({ isActive }: { isActive: boolean }): string {
@@ -7,6 +9,9 @@ function linkClass({ isActive }: { isActive: boolean }): string {
 }
 
 export function DashboardLayout() {
+  const { status, session } = useSession();
+  // The spec's spoken crypto alert check runs on every signed-in dashboard page.
+  useAlertCheck(status === 'authenticated' ? (session?.user.id ?? null) : null);
   return (
     <div className="container dashboard">
       <nav className="dashboard-nav" aria-label="Dashboard">

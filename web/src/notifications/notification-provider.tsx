@@ -33,6 +33,10 @@ export interface NewNotification {
   useAudio?: boolean;
   /** What to speak instead of the message. */
   audioMessage?: string;
+  /** The alert's voice (a SpeechSynthesisVoice voiceURI or name). */
+  audioVoiceId?: string;
+  /** The alert firing (alert_logs id): spoken once, across the stream and the alerts check. */
+  alertLogId?: string;
   /** It comes from the server (the live stream): its id is the server's. */
   synced?: boolean;
 }
@@ -69,6 +73,18 @@ function newId(now: number): string {
 function reportFailure(title: string, error: unknown): void {
   console.error(title, error);
   void showNotificationToast(title, messageOf(error), 'error');
+}
+
+/** Alert firings go through the alerts' once-only speaker, loaded on demand (not in the public bundle). */
+function speak(text: string, input: NewNotification): void {
+  const { alertLogId, audioVoiceId = null } = input;
+  if (alertLogId === undefined) {
+    speakAlert(text, true, audioVoiceId);
+    return;
+  }
+  import('../alerts/alert-speech')
+    .then(({ speakAlertFiring }) => speakAlertFiring({ logId: alertLogId, text, voiceId: audioVoiceId }))
+    .catch((error: unknown) => console.error('Spoken alert failed', error));
 }
 
 export function NotificationProvider({ children }: { children: ReactNode }) {
@@ -126,7 +142,7 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
     if (known) return notification;
     if (!toastsSuppressedOn(pathRef.current)) void showNotificationToast(notification.title, notification.message, notification.type);
     playNotificationSound(notification.type);
-    if (input.useAudio) speakAlert(input.audioMessage ?? `${notification.title}. ${notification.message}`, true);
+    if (input.useAudio) speak(input.audioMessage ?? `${notification.title}. ${notification.message}`, input);
     return notification;
   }, []);
 

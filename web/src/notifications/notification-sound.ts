@@ -60,12 +60,15 @@ export function shouldSpeak(useAudio: boolean): boolean {
   );
 }
 
-/** Speaks `text` when useAudio is set, the window is wide enough and sound is on. */
-export function speakAlert(text: string, useAudio: boolean): boolean {
+/**
+ * Speaks `text` when useAudio is set, the window is wide enough and sound is on, with the alert's
+ * voice (`voiceId`: a voiceURI or name) or else the one saved under AUDIO_VOICE_KEY.
+ */
+export function speakAlert(text: string, useAudio: boolean, alertVoiceId?: string | null): boolean {
   if (!shouldSpeak(useAudio)) return false;
   try {
     const utterance = new SpeechSynthesisUtterance(text);
-    const voiceId = window.localStorage.getItem(AUDIO_VOICE_KEY);
+    const voiceId = alertVoiceId || window.localStorage.getItem(AUDIO_VOICE_KEY);
     if (voiceId) {
       const voice = window.speechSynthesis.getVoices().find((v) => v.voiceURI === voiceId || v.name === voiceId);
       if (voice) utterance.voice = voice;

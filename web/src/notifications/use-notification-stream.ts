@@ -1,7 +1,9 @@
 // Live notifications from the api's server-sent event stream (/api/stream, built in the
-// market-hours issue). Each `notification` event carries one notification as JSON.
+// market-hours issue). Each `notification` event carries one notification as JSON; `price` events
+// (watchlist symbols) go to the live price bus.
 import { useEffect } from 'react';
 import { isRecord } from '../api/client';
+import { parseStreamPrice, publishLivePrice } from '../prices/live-prices';
 import { NOTIFICATION_TYPES, type NotificationType } from './notification-store';
 import { useNotifications, type NewNotification } from './notification-provider';
 
@@ -17,6 +19,20 @@ export interface NotificationEventSource {
 export type EventSourceFactory = (url: string) => NotificationEventSource;
 
 const browserEventSource: EventSourceFactory = (url) => new EventSource(url, { withCredentials: true });
+
+/** Alert notifications carry their spoken message in `details` (older senders put it on top). */
+function audioOf(value: Record<string, unknown>): Pick<NewNotification, 'useAudio' | 'audioMessage' | 'audioVoiceId' | 'alertLogId'> {
+  const details = isRecord(value.details) ? value.details : {};
+  const audioMessage = details.audioMessage ?? value.audioMessage;
+  const audioVoiceId = details.audioVoiceId ?? value.audioVoiceId;
+  const alertLogId = details.alertLogId;
+  return {
+    ...(details.useAudio === true || value.useAudio === true ? { useAudio: true } : {}),
+    ...(typeof audioMessage === 'string' && audioMessage !== '' ? { audioMessage } : {}),
+    ...(typeof audioVoiceId === 'string' && audioVoiceId !== '' ? { audioVoiceId } : {}),
+    ...(typeof alertLogId === 'string' || typeof alertLogId === 'number' ? { alertLogId: String(alertLogId) } : {}),
+  };
+}
 
 /** Reads one `notification` event's data; null (and a console error) when it does not fit. */
 export function parseStreamNotification(data: string): NewNotification | null {
@@ -37,8 +53,7 @@ export function parseStreamNotification(data: string): NewNotification | null {
       ...(typeof value.exchangeId === 'string' ? { exchangeId: value.exchangeId } : {}),
       ...(typeof value.symbolId === 'string' ? { symbolId: value.symbolId } : {}),
       ...(isRecord(value.details) ? { details: value.details } : {}),
-      ...(value.useAudio === true ? { useAudio: true } : {}),
-      ...(typeof value.audioMessage === 'string' ? { audioMessage: value.audioMessage } : {}),
+      ...audioOf(value),
     };
   } catch (error) {
     console.error('Ignoring a stream notification that does not parse', error);
@@ -62,9 +77,16 @@ export function useNotificationStream(
       const notification = parseStreamNotification(data);
       if (notification) notify(notification);
     };
+    // Price updates ride the same connection: handed to pages that subscribe (prices/live-prices).
+    const onPrice = (event: MessageEvent): void => {
+      const price = typeof event.data === 'string' ? parseStreamPrice(event.data) : null;
+      if (price) publishLivePrice(price);
+    };
     source.addEventListener('notification', onNotification);
+    source.addEventListener('price', onPrice);
     return () => {
       source.removeEventListener('notification', onNotification);
+      source.removeEventListener('price', onPrice);
       source.close();
     };
   }, [enabled, createEventSource, url, notify]);

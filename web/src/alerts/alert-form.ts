@@ -1,0 +1,321 @@
+// The create/edit dialog's state as plain text fields, its validation (the server's rules, so the
+// form can say what is wrong before sending) and the request body it turns into.
+import { isRecord } from '../api/client';
+import type { Alert, AlertInput } from './alerts-client';
+import {
+  AUDIO_MESSAGE_MAX,
+  COOLDOWN_MAX_SECONDS,
+  DEFAULT_COOLDOWN_SECONDS,
+  MINUTES_MAX,
+  MINUTES_MIN,
+  NAME_MAX,
+  PERIOD_MAX,
+  PERIOD_MIN,
+  WEBHOOK_URL_MAX,
+  compareDecimalText,
+  decimalProblem,
+  defaultFrequency,
+  familyOf,
+  isTechnicalType,
+  type AlertCondition,
+  type AlertConditionType,
+  type BarInterval,
+  type ConditionFamily,
+  type CrossDirection,
+  type MaKind,
+  type TriggerFrequency,
+} from './alert-conditions';
+
+/** Every condition parameter the form can show; a family uses some of them. */
+export const PARAM_FIELDS = ['value', 'low', 'high', 'amount', 'percent', 'minutes', 'level', 'period', 'ma', 'fast', 'slow', 'signal', 'direction'] as const;
+export type ParamField = (typeof PARAM_FIELDS)[number];
+
+/** The parameters of each family, in the order the form shows them. */
+export const FAMILY_FIELDS: Readonly<Record<ConditionFamily, readonly ParamField[]>> = {
+  price: ['value'],
+  channel: ['low', 'high'],
+  moving: ['amount', 'minutes'],
+  percent: ['percent', 'minutes'],
+  rsi: ['level', 'period'],
+  price_ma: ['ma', 'period', 'direction'],
+  ma_cross: ['ma', 'fast', 'slow', 'direction'],
+  macd: ['fast', 'slow', 'signal', 'direction'],
+};
+
+/** Starting values when a family is picked (the server's defaults where it has them). */
+const FAMILY_DEFAULTS: Readonly<Record<ConditionFamily, Partial<Record<ParamField, string>>>> = {
+  price: { value: '' },
+  channel: { low: '', high: '' },
+  moving: { amount: '', minutes: '60' },
+  percent: { percent: '', minutes: '60' },
+  rsi: { level: '70', period: '14' },
+  price_ma: { ma: 'sma', period: '20', direction: 'any' },
+  ma_cross: { ma: 'sma', fast: '50', slow: '200', direction: 'any' },
+  macd: { fast: '12', slow: '26', signal: '9', direction: 'any' },
+};
+
+export interface AlertFormState {
+  name: string;
+  symbol: string;
+  /** The picked market's type (crypto alerts default to once per day); null when unknown. */
+  marketType: string | null;
+  type: AlertConditionType;
+  params: Record<ParamField, string>;
+  interval: BarInterval;
+  frequency: TriggerFrequency;
+  /** Set once the user picks a frequency: a later symbol change then keeps it. */
+  frequencyChosen: boolean;
+  cooldownSeconds: string;
+  expires: boolean;
+  /** A datetime-local value (the browser's time zone). */
+  expiresAt: string;
+  notifyPush: boolean;
+  notifyEmail: boolean;
+  webhook: boolean;
+  webhookUrl: string;
+  useAudio: boolean;
+  audioMessage: string;
+  audioVoiceId: string;
+}
+
+/** Field keys of errors: the request body's paths (condition.value, webhookUrl …). */
+export type FieldErrors = Partial<Record<string, string>>;
+
+const EMPTY_PARAMS: Record<ParamField, string> = Object.fromEntries(PARAM_FIELDS.map((field) => [field, ''])) as Record<ParamField, string>;
+
+export function paramsForFamily(family: ConditionFamily, current: Record<ParamField, string> = EMPTY_PARAMS): Record<ParamField, string> {
+  return { ...current, ...FAMILY_DEFAULTS[family] };
+}
+
+/** Picking another condition keeps the parameters within a family and resets them across families. */
+export function withConditionType(state: AlertFormState, type: AlertConditionType): AlertFormState {
+  const same = familyOf(type) === familyOf(state.type);
+  return { ...state, type, params: same ? state.params : paramsForFamily(familyOf(type), state.params) };
+}
+
+/** Picking a market: crypto defaults to once per day unless the user chose a frequency. */
+export function withMarket(state: AlertFormState, symbol: string, marketType: string | null): AlertFormState {
+  return { ...state, symbol, marketType, frequency: state.frequencyChosen ? state.frequency : defaultFrequency(marketType) };
+}
+
+/** A datetime-local value ("2026-11-21T18:30") of an instant, in the browser's time zone. */
+export function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function conditionParams(condition: AlertCondition): Record<ParamField, string> {
+  const params = paramsForFamily(familyOf(condition.type));
+  for (const [key, value] of Object.entries(condition)) {
+    if (key !== 'type' && (PARAM_FIELDS as readonly string[]).includes(key)) params[key as ParamField] = String(value);
+  }
+  return params;
+}
+
+export function initialForm(alert?: Alert): AlertFormState {
+  if (!alert) {
+    return {
+      name: '',
+      symbol: '',
+      marketType: null,
+      type: 'crossing_up',
+      params: paramsForFamily('price'),
+      interval: '1h',
+      frequency: 'once',
+      frequencyChosen: false,
+      cooldownSeconds: String(DEFAULT_COOLDOWN_SECONDS),
+      expires: false,
+      expiresAt: '',
+      notifyPush: true,
+      notifyEmail: false,
+      webhook: false,
+      webhookUrl: '',
+      useAudio: false,
+      audioMessage: '',
+      audioVoiceId: '',
+    };
+  }
+  const type = alert.condition?.type ?? 'crossing_up';
+  return {
+    name: alert.name,
+    symbol: alert.symbol,
+    marketType: alert.marketType,
+    type,
+    params: alert.condition ? conditionParams(alert.condition) : paramsForFamily(familyOf(type)),
+    interval: alert.interval ?? '1h',
+    frequency: alert.frequency,
+    frequencyChosen: true,
+    cooldownSeconds: String(alert.cooldownSeconds),
+    expires: alert.expiresAt !== null,
+    expiresAt: alert.expiresAt ? toLocalInput(alert.expiresAt) : '',
+    notifyPush: alert.notifyPush,
+    notifyEmail: alert.notifyEmail,
+    webhook: alert.webhookUrl !== null,
+    webhookUrl: alert.webhookUrl ?? '',
+    useAudio: alert.useAudio,
+    audioMessage: alert.audioMessage ?? '',
+    audioVoiceId: alert.audioVoiceId ?? '',
+  };
+}
+
+// ---- Validation ----
+
+function wholeNumber(text: string, min: number, max: number, errors: FieldErrors, key: string): number {
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  if (trimmed === '' || !/^-?\d+$/.test(trimmed)) errors[key] = 'Enter a whole number.';
+  else if (value < min || value > max) errors[key] = `Must be from ${min} to ${max}.`;
+  return value;
+}
+
+function decimal(text: string, errors: FieldErrors, key: string): string {
+  const problem = decimalProblem(text);
+  if (problem) errors[key] = problem;
+  return text.trim();
+}
+
+function direction(text: string): CrossDirection {
+  return text === 'up' || text === 'down' ? text : 'any';
+}
+
+function maKind(text: string): MaKind {
+  return text === 'ema' ? 'ema' : 'sma';
+}
+
+/** The condition object of the form, with errors under `condition.<param>`. */
+export function buildCondition(state: AlertFormState, errors: FieldErrors): AlertCondition {
+  const p = state.params;
+  const key = (field: ParamField): string => `condition.${field}`;
+  const type = state.type;
+  switch (type) {
+    case 'crossing':
+    case 'crossing_up':
+    case 'crossing_down':
+    case 'greater_than':
+    case 'less_than':
+      return { type, value: decimal(p.value, errors, key('value')) };
+    case 'entering_channel':
+    case 'exiting_channel':
+    case 'inside_channel':
+    case 'outside_channel': {
+      const low = decimal(p.low, errors, key('low'));
+      const high = decimal(p.high, errors, key('high'));
+      if (!errors[key('low')] && !errors[key('high')] && compareDecimalText(low, high) >= 0) errors[key('high')] = 'The high must be above the low.';
+      return { type, low, high };
+    }
+    case 'moving_up':
+    case 'moving_down':
+      return { type, amount: decimal(p.amount, errors, key('amount')), minutes: wholeNumber(p.minutes, MINUTES_MIN, MINUTES_MAX, errors, key('minutes')) };
+    case 'moving_up_percent':
+    case 'moving_down_percent':
+      return { type, percent: decimal(p.percent, errors, key('percent')), minutes: wholeNumber(p.minutes, MINUTES_MIN, MINUTES_MAX, errors, key('minutes')) };
+    case 'rsi_above':
+    case 'rsi_below': {
+      const trimmed = p.level.trim();
+      const level = Number(trimmed);
+      if (trimmed === '' || !Number.isFinite(level)) errors[key('level')] = 'Enter a number.';
+      else if (level <= 0 || level >= 100) errors[key('level')] = 'Must be above 0 and below 100.';
+      return { type, level, period: wholeNumber(p.period, PERIOD_MIN, PERIOD_MAX, errors, key('period')) };
+    }
+    case 'price_crossing_ma':
+      return { type, ma: maKind(p.ma), period: wholeNumber(p.period, PERIOD_MIN, PERIOD_MAX, errors, key('period')), direction: direction(p.direction) };
+    case 'ma_crossover':
+    case 'macd_signal_cross': {
+      const fast = wholeNumber(p.fast, PERIOD_MIN, PERIOD_MAX, errors, key('fast'));
+      const slow = wholeNumber(p.slow, PERIOD_MIN, PERIOD_MAX, errors, key('slow'));
+      if (!errors[key('fast')] && !errors[key('slow')] && fast >= slow) errors[key('fast')] = 'The fast period must be shorter than the slow one.';
+      if (type === 'ma_crossover') return { type, ma: maKind(p.ma), fast, slow, direction: direction(p.direction) };
+      return { type, fast, slow, signal: wholeNumber(p.signal, PERIOD_MIN, PERIOD_MAX, errors, key('signal')), direction: direction(p.direction) };
+    }
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export type FormResult = { ok: true; input: AlertInput } | { ok: false; errors: FieldErrors };
+
+/** Checks the form like the server would and builds the request body. */
+export function validateAlertForm(state: AlertFormState, now: Date = new Date()): FormResult {
+  const errors: FieldErrors = {};
+  const name = state.name.trim();
+  if (name === '') errors.name = 'Give the alert a name.';
+  else if (name.length > NAME_MAX) errors.name = `At most ${NAME_MAX} characters.`;
+  const symbol = state.symbol.trim().toUpperCase();
+  if (symbol === '') errors.symbol = 'Pick a market.';
+
+  const condition = buildCondition(state, errors);
+
+  let cooldownSeconds: number | undefined;
+  if (state.frequency === 'every_time') cooldownSeconds = wholeNumber(state.cooldownSeconds, 0, COOLDOWN_MAX_SECONDS, errors, 'cooldownSeconds');
+
+  let expiresAt: string | null = null;
+  if (state.expires) {
+    const date = new Date(state.expiresAt);
+    if (state.expiresAt === '' || Number.isNaN(date.getTime())) errors.expiresAt = 'Pick a date and time.';
+    else if (date.getTime() <= now.getTime()) errors.expiresAt = 'Must be in the future.';
+    else expiresAt = date.toISOString();
+  }
+
+  let webhookUrl: string | null = null;
+  if (state.webhook) {
+    webhookUrl = state.webhookUrl.trim();
+    if (webhookUrl === '') errors.webhookUrl = 'Enter the URL to POST to.';
+    else if (webhookUrl.length > WEBHOOK_URL_MAX) errors.webhookUrl = `At most ${WEBHOOK_URL_MAX} characters.`;
+    else if (!isHttpUrl(webhookUrl)) errors.webhookUrl = 'Enter an http:// or https:// URL.';
+  }
+
+  const audioMessage = state.audioMessage.trim();
+  if (audioMessage.length > AUDIO_MESSAGE_MAX) errors.audioMessage = `At most ${AUDIO_MESSAGE_MAX} characters.`;
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    input: {
+      name,
+      symbol,
+      condition,
+      ...(isTechnicalType(condition.type) ? { interval: state.interval } : {}),
+      frequency: state.frequency,
+      ...(cooldownSeconds === undefined ? {} : { cooldownSeconds }),
+      expiresAt,
+      notifyPush: state.notifyPush,
+      notifyEmail: state.notifyEmail,
+      webhookUrl,
+      useAudio: state.useAudio,
+      audioMessage: audioMessage === '' ? null : audioMessage,
+      audioVoiceId: state.audioVoiceId === '' ? null : state.audioVoiceId,
+    },
+  };
+}
+
+/** The form field of a server issue path ("condition.value", "params.low", "body.name" …). */
+export function fieldOfIssue(path: string): string {
+  const parts = path.split('.').filter((part) => part !== '' && part !== 'body');
+  if (parts[0] === 'params' || parts[0] === 'condition') return parts.length > 1 ? `condition.${parts[1]}` : 'condition';
+  if (parts[0] === 'marketId' || parts[0] === 'market') return 'symbol';
+  return parts[0] ?? '';
+}
+
+/** The server's zod issues (`details: [{ field, message }]`) as field errors; the rest as text. */
+export function serverFieldErrors(details: unknown): { fields: FieldErrors; other: string[] } {
+  const fields: FieldErrors = {};
+  const other: string[] = [];
+  if (!Array.isArray(details)) return { fields, other };
+  for (const issue of details) {
+    if (!isRecord(issue) || typeof issue.message !== 'string') continue;
+    const path = typeof issue.field === 'string' ? issue.field : Array.isArray(issue.path) ? issue.path.join('.') : '';
+    const field = fieldOfIssue(path);
+    if (field === '') other.push(issue.message);
+    else fields[field] ??= issue.message;
+  }
+  return { fields, other };
+}

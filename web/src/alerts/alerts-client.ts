@@ -1,0 +1,339 @@
+// Calls to the alerts api (api/src/alerts/alerts.routes.ts) and the market search. Reads go
+// through apiRequest; every state-changing call carries the csrf token (sendWithCsrf).
+import { apiRequest, isRecord } from '../api/client';
+import { sendWithCsrf } from '../session/auth-client';
+import {
+  BAR_INTERVALS,
+  CHANNEL_TYPES,
+  MOVING_PERCENT_TYPES,
+  MOVING_TYPES,
+  PRICE_LEVEL_TYPES,
+  RSI_TYPES,
+  TRIGGER_FREQUENCIES,
+  isConditionType,
+  type AlertCondition,
+  type BarInterval,
+  type CrossDirection,
+  type MaKind,
+  type TriggerFrequency,
+} from './alert-conditions';
+
+export const ALERTS_PATH = '/api/alerts';
+export const ALERTS_CHECK_PATH = '/api/alerts/crypto/check';
+export const MARKETS_PATH = '/api/markets';
+
+export interface Alert {
+  id: string;
+  name: string;
+  symbol: string;
+  marketType: string | null;
+  /** Null when the server sent a condition this client does not know (a newer type). */
+  condition: AlertCondition | null;
+  conditionType: string;
+  interval: BarInterval | null;
+  frequency: TriggerFrequency;
+  cooldownSeconds: number;
+  expiresAt: string | null;
+  isActive: boolean;
+  useAudio: boolean;
+  audioMessage: string | null;
+  audioVoiceId: string | null;
+  notifyPush: boolean;
+  notifyEmail: boolean;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  lastTriggered: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+/** What POST /api/alerts takes (PATCH takes any part of it). */
+export interface AlertInput {
+  name: string;
+  symbol: string;
+  condition: AlertCondition;
+  interval?: BarInterval;
+  frequency: TriggerFrequency;
+  cooldownSeconds?: number;
+  expiresAt: string | null;
+  notifyPush: boolean;
+  notifyEmail: boolean;
+  webhookUrl: string | null;
+  useAudio: boolean;
+  audioMessage: string | null;
+  audioVoiceId: string | null;
+}
+
+export type AlertPatch = Partial<AlertInput> & { isActive?: boolean };
+
+export interface AlertLog {
+  id: string;
+  triggeredAt: string;
+  value: string | null;
+  message: string | null;
+  wasNotified: boolean;
+  webhookStatus: string | null;
+  webhookAttempts: number | null;
+  webhookLastError: string | null;
+}
+
+export interface AlertLogPage {
+  items: AlertLog[];
+  /** The `before` of the next (older) page; null on the last page. */
+  nextBefore: string | null;
+}
+
+export interface MarketMatch {
+  id: string;
+  symbol: string;
+  name: string;
+  type: string;
+}
+
+/** One firing handed out by POST /api/alerts/crypto/check. */
+export interface CheckedAlert {
+  id: string;
+  logId: string | null;
+  name: string;
+  message: string | null;
+  symbol: string | null;
+  useAudio: boolean;
+  audioMessage: string | null;
+  audioVoiceId: string | null;
+}
+
+// ---- Parsing ----
+
+function fail(where: string, expected: string): never {
+  throw new TypeError(`${where}: expected ${expected}`);
+}
+
+function record(value: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(value)) fail(where, 'an object');
+  return value;
+}
+
+function idOf(value: unknown, where: string): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string' && value !== '') return value;
+  fail(where, 'an id');
+}
+
+function text(value: unknown, where: string): string {
+  if (typeof value !== 'string') fail(where, 'text');
+  return value;
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Decimals arrive as strings; a number is accepted and kept as its shortest text. */
+function decimalOrNull(value: unknown): string | null {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+function numberOf(value: unknown): number | null {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[]): value is T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value);
+}
+
+/** A server condition object; null when its type or parameters are not what this client knows. */
+export function parseCondition(value: unknown): AlertCondition | null {
+  if (!isRecord(value) || !isConditionType(value.type)) return null;
+  const { type } = value;
+  const ma: MaKind = value.ma === 'ema' ? 'ema' : 'sma';
+  const direction: CrossDirection = value.direction === 'up' || value.direction === 'down' ? value.direction : 'any';
+  if (oneOf(type, PRICE_LEVEL_TYPES)) {
+    const v = decimalOrNull(value.value);
+    return v === null ? null : { type, value: v };
+  }
+  if (oneOf(type, CHANNEL_TYPES)) {
+    const low = decimalOrNull(value.low);
+    const high = decimalOrNull(value.high);
+    return low === null || high === null ? null : { type, low, high };
+  }
+  const minutes = numberOf(value.minutes);
+  if (oneOf(type, MOVING_TYPES)) {
+    const amount = decimalOrNull(value.amount);
+    return amount === null || minutes === null ? null : { type, amount, minutes };
+  }
+  if (oneOf(type, MOVING_PERCENT_TYPES)) {
+    const percent = decimalOrNull(value.percent);
+    return percent === null || minutes === null ? null : { type, percent, minutes };
+  }
+  if (oneOf(type, RSI_TYPES)) {
+    const level = numberOf(value.level);
+    return level === null ? null : { type, level, period: numberOf(value.period) ?? 14 };
+  }
+  if (type === 'price_crossing_ma') {
+    const period = numberOf(value.period);
+    return period === null ? null : { type, ma, period, direction };
+  }
+  if (type === 'ma_crossover') {
+    const fast = numberOf(value.fast);
+    const slow = numberOf(value.slow);
+    return fast === null || slow === null ? null : { type, ma, fast, slow, direction };
+  }
+  return { type, fast: numberOf(value.fast) ?? 12, slow: numberOf(value.slow) ?? 26, signal: numberOf(value.signal) ?? 9, direction };
+}
+
+export function parseAlert(value: unknown, where = 'alert'): Alert {
+  const source = record(value, where);
+  const rawCondition = source.condition;
+  const conditionType = isRecord(rawCondition) && typeof rawCondition.type === 'string' ? rawCondition.type : typeof rawCondition === 'string' ? rawCondition : 'unknown';
+  const market = isRecord(source.market) ? source.market : null;
+  return {
+    id: idOf(source.id, `${where}.id`),
+    name: text(source.name, `${where}.name`),
+    symbol: text(source.symbol ?? market?.symbol, `${where}.symbol`),
+    marketType: textOrNull(source.marketType ?? market?.type),
+    condition: parseCondition(rawCondition),
+    conditionType,
+    interval: oneOf(source.interval, BAR_INTERVALS) ? source.interval : null,
+    frequency: oneOf(source.frequency, TRIGGER_FREQUENCIES) ? source.frequency : 'once',
+    cooldownSeconds: numberOf(source.cooldownSeconds) ?? 60,
+    expiresAt: textOrNull(source.expiresAt),
+    isActive: source.isActive === true,
+    useAudio: source.useAudio === true,
+    audioMessage: textOrNull(source.audioMessage),
+    audioVoiceId: textOrNull(source.audioVoiceId),
+    notifyPush: source.notifyPush === true,
+    notifyEmail: source.notifyEmail === true,
+    webhookUrl: textOrNull(source.webhookUrl),
+    webhookSecret: textOrNull(source.webhookSecret),
+    lastTriggered: textOrNull(source.lastTriggered),
+    createdAt: textOrNull(source.createdAt),
+    updatedAt: textOrNull(source.updatedAt),
+  };
+}
+
+/** The list: a bare array or `{ items }` / `{ alerts }`. */
+export function parseAlertList(body: unknown): Alert[] {
+  const list = Array.isArray(body) ? body : isRecord(body) ? (body.items ?? body.alerts) : undefined;
+  if (!Array.isArray(list)) fail('alerts', 'a list');
+  return list.map((item: unknown, index) => parseAlert(item, `alerts[${index}]`));
+}
+
+/** One alert: bare or wrapped as `{ alert }`. */
+export function parseAlertBody(body: unknown): Alert {
+  return parseAlert(isRecord(body) && isRecord(body.alert) ? body.alert : body);
+}
+
+export function parseAlertLog(value: unknown, where = 'log'): AlertLog {
+  const source = record(value, where);
+  return {
+    id: idOf(source.id, `${where}.id`),
+    triggeredAt: text(source.triggeredAt, `${where}.triggeredAt`),
+    value: decimalOrNull(source.value),
+    message: textOrNull(source.message),
+    wasNotified: source.wasNotified === true,
+    webhookStatus: textOrNull(source.webhookStatus),
+    webhookAttempts: numberOf(source.webhookAttempts),
+    webhookLastError: textOrNull(source.webhookLastError),
+  };
+}
+
+export function parseAlertLogPage(body: unknown, limit: number): AlertLogPage {
+  const source = record(body, 'logs');
+  const list = source.items ?? source.logs;
+  if (!Array.isArray(list)) fail('logs.items', 'a list');
+  const items = list.map((item: unknown, index) => parseAlertLog(item, `logs.items[${index}]`));
+  const cursor = source.nextBefore ?? source.nextCursor;
+  // Without a cursor from the api: a full page means there may be more, older than its last row.
+  const nextBefore =
+    typeof cursor === 'string' || typeof cursor === 'number'
+      ? String(cursor)
+      : cursor === null || items.length < limit
+        ? null
+        : (items.at(-1)?.id ?? null);
+  return { items, nextBefore };
+}
+
+export function parseMarketMatches(body: unknown): MarketMatch[] {
+  const list = isRecord(body) ? (body.markets ?? body.items) : body;
+  if (!Array.isArray(list)) fail('markets', 'a list');
+  return list.map((item: unknown, index) => {
+    const source = record(item, `markets[${index}]`);
+    return {
+      id: idOf(source.id, `markets[${index}].id`),
+      symbol: text(source.symbol, `markets[${index}].symbol`),
+      name: typeof source.name === 'string' ? source.name : '',
+      type: typeof source.type === 'string' ? source.type : '',
+    };
+  });
+}
+
+export function parseCheckResponse(body: unknown): CheckedAlert[] {
+  const source = record(body, 'check');
+  if (!Array.isArray(source.triggeredAlerts)) fail('check.triggeredAlerts', 'a list');
+  return source.triggeredAlerts.flatMap((item: unknown): CheckedAlert[] => {
+    if (!isRecord(item) || (typeof item.id !== 'string' && typeof item.id !== 'number')) return [];
+    const logId = item.logId ?? item.alertLogId;
+    return [
+      {
+        id: String(item.id),
+        logId: typeof logId === 'string' || typeof logId === 'number' ? String(logId) : null,
+        name: typeof item.name === 'string' ? item.name : '',
+        message: textOrNull(item.message),
+        symbol: textOrNull(item.symbol),
+        useAudio: item.useAudio === true,
+        audioMessage: textOrNull(item.audioMessage),
+        audioVoiceId: textOrNull(item.audioVoiceId),
+      },
+    ];
+  });
+}
+
+// ---- Requests ----
+
+function alertPath(id: string): string {
+  return `${ALERTS_PATH}/${encodeURIComponent(id)}`;
+}
+
+export function listAlerts(signal?: AbortSignal): Promise<Alert[]> {
+  return apiRequest(ALERTS_PATH, { signal, parse: parseAlertList });
+}
+
+export function createAlert(input: AlertInput): Promise<Alert> {
+  return sendWithCsrf(ALERTS_PATH, { method: 'POST', body: input, parse: parseAlertBody });
+}
+
+export function updateAlert(id: string, patch: AlertPatch): Promise<Alert> {
+  return sendWithCsrf(alertPath(id), { method: 'PATCH', body: patch, parse: parseAlertBody });
+}
+
+export function deleteAlert(id: string): Promise<void> {
+  return sendWithCsrf(alertPath(id), { method: 'DELETE', parse: () => undefined });
+}
+
+export const ALERT_LOGS_PAGE_SIZE = 20;
+
+export function alertLogsPath(id: string, before: string | null, limit: number = ALERT_LOGS_PAGE_SIZE): string {
+  const params = new URLSearchParams({ limit: String(limit) });
+  if (before !== null) params.set('before', before);
+  return `${alertPath(id)}/logs?${params.toString()}`;
+}
+
+export function getAlertLogs(id: string, before: string | null, signal?: AbortSignal, limit: number = ALERT_LOGS_PAGE_SIZE): Promise<AlertLogPage> {
+  return apiRequest(alertLogsPath(id, before, limit), { signal, parse: (body) => parseAlertLogPage(body, limit) });
+}
+
+export function searchMarkets(query: string, signal?: AbortSignal): Promise<MarketMatch[]> {
+  const params = new URLSearchParams({ q: query, limit: '10' });
+  return apiRequest(`${MARKETS_PATH}?${params.toString()}`, { signal, parse: parseMarketMatches });
+}
+
+/**
+ * The spec's compatibility poll. The spec client sends a userId from local storage; the api
+ * answers for the signed-in user whatever it says, so the session user's id is sent as-is.
+ */
+export function checkTriggeredAlerts(userId: string, signal?: AbortSignal): Promise<CheckedAlert[]> {
+  return sendWithCsrf(ALERTS_CHECK_PATH, { method: 'POST', body: { userId }, signal, parse: parseCheckResponse });
+}

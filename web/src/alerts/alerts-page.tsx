@@ -1,0 +1,295 @@
+// /dashboard/alerts: the user's price and technical alerts, their history, and the dialog that
+// creates and edits them.
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { ApiError } from '../api/client';
+import { messageOf } from '../session/auth-client';
+import { FREQUENCY_LABELS, conditionSummary, isTechnicalType } from './alert-conditions';
+import { AlertDialog, PLAN_LIMIT_CODE } from './alert-dialog';
+import { AlertHistory } from './alert-history';
+import { formatAlertTime, isExpired } from './alert-time';
+import { deleteAlert, listAlerts, updateAlert, type Alert } from './alerts-client';
+import { ModalDialog } from './modal-dialog';
+import './alerts.css';
+
+export type AlertStatus = 'active' | 'inactive' | 'expired';
+
+export function alertStatus(alert: Alert, now: Date): AlertStatus {
+  if (isExpired(alert.expiresAt, now)) return 'expired';
+  return alert.isActive ? 'active' : 'inactive';
+}
+
+const STATUS_LABELS: Readonly<Record<AlertStatus, string>> = { active: 'Active', inactive: 'Inactive', expired: 'Expired' };
+
+export function conditionText(alert: Alert): string {
+  if (!alert.condition) return alert.conditionType;
+  const summary = conditionSummary(alert.condition);
+  return isTechnicalType(alert.condition.type) && alert.interval ? `${summary} (${alert.interval} bars)` : summary;
+}
+
+export function frequencyText(alert: Alert): string {
+  return alert.frequency === 'every_time' ? `${FREQUENCY_LABELS.every_time}, cooldown ${alert.cooldownSeconds} s` : FREQUENCY_LABELS[alert.frequency];
+}
+
+type ListState = { state: 'loading' } | { state: 'ready'; alerts: Alert[] } | { state: 'failed'; message: string };
+type Banner = { kind: 'plan' | 'error' | 'success'; message: string };
+type DialogState = { mode: 'create' } | { mode: 'edit'; alert: Alert; notice?: string };
+type Filter = 'all' | 'active';
+
+function isPlanLimit(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403 && error.code === PLAN_LIMIT_CODE;
+}
+
+export function AlertsPage() {
+  const [list, setList] = useState<ListState>({ state: 'loading' });
+  const [reload, setReload] = useState(0);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [dialog, setDialog] = useState<DialogState | null>(null);
+  const [confirming, setConfirming] = useState<Alert | null>(null);
+  const [history, setHistory] = useState<Alert | null>(null);
+  const [banner, setBanner] = useState<Banner | null>(null);
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  // The button that opened a dialog gets focus back when it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
+  const remember = (event: MouseEvent<HTMLElement>): void => {
+    opener.current = event.currentTarget;
+  };
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setList({ state: 'loading' });
+    listAlerts(controller.signal)
+      .then((alerts) => {
+        if (!controller.signal.aborted) setList({ state: 'ready', alerts });
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) setList({ state: 'failed', message: messageOf(error) });
+      });
+    return () => controller.abort();
+  }, [reload]);
+
+  const alerts = list.state === 'ready' ? list.alerts : [];
+  const now = new Date();
+  const shown = filter === 'active' ? alerts.filter((alert) => alertStatus(alert, now) === 'active') : alerts;
+
+  const replace = (saved: Alert): void =>
+    setList((current) => {
+      if (current.state !== 'ready') return current;
+      const exists = current.alerts.some((alert) => alert.id === saved.id);
+      return { state: 'ready', alerts: exists ? current.alerts.map((alert) => (alert.id === saved.id ? saved : alert)) : [saved, ...current.alerts] };
+    });
+
+  const setBusyId = (id: string, on: boolean): void =>
+    setBusy((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const onToggle = async (alert: Alert): Promise<void> => {
+    setBanner(null);
+    setBusyId(alert.id, true);
+    try {
+      replace(await updateAlert(alert.id, { isActive: !alert.isActive }));
+    } catch (error) {
+      setBanner({ kind: isPlanLimit(error) ? 'plan' : 'error', message: isPlanLimit(error) ? error.message : `Could not ${alert.isActive ? 'deactivate' : 'activate'} “${alert.name}”: ${messageOf(error)}` });
+    } finally {
+      setBusyId(alert.id, false);
+    }
+  };
+
+  const onDelete = async (alert: Alert): Promise<void> => {
+    setBusyId(alert.id, true);
+    try {
+      await deleteAlert(alert.id);
+      setList((current) => (current.state === 'ready' ? { state: 'ready', alerts: current.alerts.filter((item) => item.id !== alert.id) } : current));
+      if (history?.id === alert.id) setHistory(null);
+      // Its row (and the Delete button that opened the confirmation) is gone.
+      opener.current = newButton.current;
+      setConfirming(null);
+      setBanner({ kind: 'success', message: `Deleted “${alert.name}”.` });
+    } catch (error) {
+      setConfirming(null);
+      setBanner({ kind: 'error', message: `Could not delete “${alert.name}”: ${messageOf(error)}` });
+    } finally {
+      setBusyId(alert.id, false);
+    }
+  };
+
+  const onSaved = (saved: Alert, created: boolean): void => {
+    replace(saved);
+    if (history?.id === saved.id) setHistory(saved);
+    // The webhook secret is shown once more, in the dialog, right after it was made.
+    if (created && saved.webhookSecret) {
+      setDialog({ mode: 'edit', alert: saved, notice: 'Alert created. Copy its webhook signing secret below.' });
+      return;
+    }
+    setDialog(null);
+    setBanner({ kind: 'success', message: created ? `Created “${saved.name}”.` : `Saved “${saved.name}”.` });
+  };
+
+  return (
+    <>
+      <title>Alerts · Tickerbell</title>
+      <h1>Alerts</h1>
+      <p className="page-lede">
+        Price, channel, movement and technical alerts on any market, delivered in the app and on the live stream, and by push, email,
+        webhook or a spoken message if you choose.
+      </p>
+      <div className="toolbar alert-toolbar">
+        <button
+          ref={newButton}
+          type="button"
+          className="button button--primary"
+          onClick={(event) => {
+            remember(event);
+            setBanner(null);
+            setDialog({ mode: 'create' });
+          }}
+        >
+          New alert
+        </button>
+        <fieldset className="alert-filter">
+          <legend className="visually-hidden">Show</legend>
+          {(['all', 'active'] as const).map((value) => (
+            <label key={value} className="choice-group__option">
+              <input type="radio" name="alert-filter" value={value} checked={filter === value} onChange={() => setFilter(value)} /> {value === 'all' ? 'All alerts' : 'Active only'}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+
+      {banner && (
+        <div className={`form-message form-message--${banner.kind === 'success' ? 'success' : 'error'}`} role={banner.kind === 'success' ? 'status' : 'alert'}>
+          {banner.message}
+          {banner.kind === 'plan' && (
+            <>
+              {' '}
+              <Link to="/pricing">Compare plans</Link> or deactivate another alert.
+            </>
+          )}
+        </div>
+      )}
+
+      {list.state === 'loading' && <p role="status">Loading alerts…</p>}
+      {list.state === 'failed' && (
+        <p className="form-message form-message--error" role="alert">
+          Alerts could not be loaded: {list.message}{' '}
+          <button type="button" className="button button--ghost button--small" onClick={() => setReload((n) => n + 1)}>
+            Try again
+          </button>
+        </p>
+      )}
+      {list.state === 'ready' && alerts.length === 0 && (
+        <div className="empty-state alert-empty">
+          <p>You have no alerts yet.</p>
+          <p>Create one to be told when a price crosses a level, leaves a channel, moves fast, or an indicator turns.</p>
+        </div>
+      )}
+      {list.state === 'ready' && alerts.length > 0 && shown.length === 0 && <p className="empty-state">No active alerts. Choose “All alerts” to see inactive and expired ones.</p>}
+      {shown.length > 0 && (
+        <div className="table-scroll">
+          <table className="data-table alert-table">
+            <caption className="visually-hidden">Your alerts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Symbol</th>
+                <th scope="col">Condition</th>
+                <th scope="col">Frequency</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last triggered</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((alert) => {
+                const status = alertStatus(alert, now);
+                const rowBusy = busy.has(alert.id);
+                return (
+                  <tr key={alert.id}>
+                    <th scope="row">
+                      {alert.name}
+                      {alert.useAudio && <span className="data-table__sub">Spoken</span>}
+                    </th>
+                    <td>{alert.symbol}</td>
+                    <td>{conditionText(alert)}</td>
+                    <td>{frequencyText(alert)}</td>
+                    <td>
+                      <span className={`alert-status alert-status--${status}`}>{STATUS_LABELS[status]}</span>
+                      {alert.expiresAt && status !== 'expired' && <span className="data-table__sub">until {formatAlertTime(alert.expiresAt)}</span>}
+                    </td>
+                    <td>{alert.lastTriggered ? <time dateTime={alert.lastTriggered}>{formatAlertTime(alert.lastTriggered)}</time> : 'Never'}</td>
+                    <td className="alert-actions">
+                      <label className="alert-switch" title={status === 'expired' ? 'Expired: edit its expiry to use it again' : undefined}>
+                        <input type="checkbox" role="switch" checked={alert.isActive && status !== 'expired'} disabled={rowBusy || status === 'expired'} onChange={() => void onToggle(alert)} />
+                        <span className="visually-hidden">Active: {alert.name}</span>
+                      </label>
+                      <button
+                        type="button"
+                        className="button button--ghost button--small"
+                        onClick={(event) => {
+                          remember(event);
+                          setBanner(null);
+                          setDialog({ mode: 'edit', alert });
+                        }}
+                      >
+                        Edit<span className="visually-hidden"> {alert.name}</span>
+                      </button>
+                      <button type="button" className="button button--ghost button--small" aria-pressed={history?.id === alert.id} onClick={() => setHistory(history?.id === alert.id ? null : alert)}>
+                        History<span className="visually-hidden"> of {alert.name}</span>
+                      </button>
+                      <button
+                        type="button"
+                        className="button button--ghost button--small"
+                        disabled={rowBusy}
+                        onClick={(event) => {
+                          remember(event);
+                          setConfirming(alert);
+                        }}
+                      >
+                        Delete<span className="visually-hidden"> {alert.name}</span>
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {history && <AlertHistory key={history.id} alert={history} onClose={() => setHistory(null)} />}
+
+      {dialog && (
+        <AlertDialog
+          key={dialog.mode === 'edit' ? `edit-${dialog.alert.id}-${dialog.notice ?? ''}` : 'create'}
+          alert={dialog.mode === 'edit' ? dialog.alert : null}
+          notice={dialog.mode === 'edit' ? dialog.notice : undefined}
+          onClose={() => setDialog(null)}
+          onSaved={onSaved}
+          returnFocus={opener}
+        />
+      )}
+
+      {confirming && (
+        <ModalDialog titleId="alert-delete-title" role="alertdialog" onClose={() => setConfirming(null)} returnFocus={opener} className="alert-confirm">
+          <h2 id="alert-delete-title">Delete “{confirming.name}”?</h2>
+          <p>The alert and its history are removed. This cannot be undone.</p>
+          <div className="toolbar">
+            <button type="button" className="button button--secondary" onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
+            <button type="button" className="button button--danger" disabled={busy.has(confirming.id)} onClick={() => void onDelete(confirming)}>
+              Delete alert
+            </button>
+          </div>
+        </ModalDialog>
+      )}
+    </>
+  );
+}

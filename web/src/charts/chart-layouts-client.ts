@@ -1,0 +1,163 @@
+// Saved chart layouts (/api/chart-layouts): a symbol, a bar interval and the indicators drawn.
+// At most one layout per user is the default (the database enforces it); it opens by itself.
+import { ApiError, apiRequest, isRecord } from '../api/client';
+import { isBarInterval, type BarInterval } from '../markets/markets-client';
+import { sendWithCsrf } from '../session/auth-client';
+
+export const INDICATOR_TYPES = ['sma', 'ema', 'rsi', 'macd', 'volume'] as const;
+export type IndicatorType = (typeof INDICATOR_TYPES)[number];
+
+export const INDICATOR_LABELS: Readonly<Record<IndicatorType, string>> = {
+  sma: 'Simple moving average (SMA)',
+  ema: 'Exponential moving average (EMA)',
+  rsi: 'Relative strength index (RSI)',
+  macd: 'MACD (12, 26, 9)',
+  volume: 'Volume',
+};
+
+/** Indicators that take a period, with its default. */
+export const DEFAULT_PERIODS: Readonly<Partial<Record<IndicatorType, number>>> = { sma: 20, ema: 50, rsi: 14 };
+export const MIN_PERIOD = 2;
+/** As the api allows (jobs/src/chart-layouts/chart-layout-shape.ts). */
+export const MAX_PERIOD = 500;
+
+export interface IndicatorConfig {
+  type: IndicatorType;
+  period?: number;
+  color?: string;
+}
+
+export interface ChartLayoutData {
+  symbol: string;
+  interval: BarInterval;
+  indicators: IndicatorConfig[];
+}
+
+/** A layout in the list (GET /api/chart-layouts answers these, without the body). */
+export interface ChartLayoutSummary {
+  id: number;
+  name: string;
+  isDefault: boolean;
+  symbol: string | null;
+  interval: BarInterval | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A whole layout (GET /api/chart-layouts/:id and /default, and every write answer). */
+export interface ChartLayout extends ChartLayoutSummary {
+  layout: ChartLayoutData;
+}
+
+export const DEFAULT_CHART: ChartLayoutData = { symbol: 'BTCUSDT', interval: '1h', indicators: [{ type: 'volume' }] };
+
+function fail(where: string, expected: string): never {
+  throw new TypeError(`${where}: expected ${expected}`);
+}
+
+function isIndicatorType(value: unknown): value is IndicatorType {
+  return typeof value === 'string' && (INDICATOR_TYPES as readonly string[]).includes(value);
+}
+
+/** "#1d4ed8" or "#abc": the only colours a saved layout may carry into the canvas. */
+const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** One indicator of a saved layout; unknown types and out-of-range periods are dropped or fixed. */
+export function parseIndicator(value: unknown): IndicatorConfig | null {
+  if (!isRecord(value) || !isIndicatorType(value.type)) return null;
+  const indicator: IndicatorConfig = { type: value.type };
+  const fallback = DEFAULT_PERIODS[value.type];
+  if (fallback !== undefined) {
+    const period = typeof value.period === 'number' && Number.isInteger(value.period) ? value.period : fallback;
+    indicator.period = Math.min(MAX_PERIOD, Math.max(MIN_PERIOD, period));
+  }
+  if (typeof value.color === 'string' && HEX_COLOUR.test(value.color)) indicator.color = value.color;
+  return indicator;
+}
+
+export function parseLayoutData(value: unknown, where = 'layout'): ChartLayoutData {
+  if (!isRecord(value)) fail(where, 'an object');
+  if (typeof value.symbol !== 'string' || value.symbol === '') fail(`${where}.symbol`, 'a symbol');
+  const interval = isBarInterval(value.interval) ? value.interval : DEFAULT_CHART.interval;
+  const indicators = Array.isArray(value.indicators) ? value.indicators.flatMap((item: unknown) => parseIndicator(item) ?? []) : [];
+  return { symbol: value.symbol, interval, indicators };
+}
+
+function parseSummaryFields(source: Record<string, unknown>, where: string): Omit<ChartLayoutSummary, 'symbol' | 'interval'> {
+  const id = typeof source.id === 'string' && /^\d+$/.test(source.id) ? Number(source.id) : source.id;
+  if (typeof id !== 'number' || !Number.isInteger(id)) fail(`${where}.id`, 'an id');
+  if (typeof source.name !== 'string') fail(`${where}.name`, 'text');
+  return {
+    id,
+    name: source.name,
+    isDefault: source.isDefault === true,
+    createdAt: typeof source.createdAt === 'string' ? source.createdAt : '',
+    updatedAt: typeof source.updatedAt === 'string' ? source.updatedAt : '',
+  };
+}
+
+export function parseChartLayoutSummary(value: unknown, where = 'chartLayout'): ChartLayoutSummary {
+  if (!isRecord(value)) fail(where, 'an object');
+  // A whole layout also reads as a summary: its symbol and interval are in the body.
+  const body = isRecord(value.layout) ? value.layout : value;
+  return {
+    ...parseSummaryFields(value, where),
+    symbol: typeof body.symbol === 'string' ? body.symbol : null,
+    interval: isBarInterval(body.interval) ? body.interval : null,
+  };
+}
+
+export function parseChartLayout(value: unknown, where = 'chartLayout'): ChartLayout {
+  if (!isRecord(value)) fail(where, 'an object');
+  const layout = parseLayoutData(value.layout, `${where}.layout`);
+  return { ...parseSummaryFields(value, where), symbol: layout.symbol, interval: layout.interval, layout };
+}
+
+/** `{ layouts: [...] }` as api/src/chart-layouts answers; a bare list is read too. */
+export function parseChartLayouts(body: unknown): ChartLayoutSummary[] {
+  const list = Array.isArray(body) ? body : isRecord(body) ? body.layouts : undefined;
+  if (!Array.isArray(list)) fail('chartLayouts', 'a list');
+  return list.map((value: unknown, index) => parseChartLayoutSummary(value, `chartLayouts[${index}]`));
+}
+
+/** The summary of a whole layout, for the list. */
+export function summaryOf(layout: ChartLayout): ChartLayoutSummary {
+  const { id, name, isDefault, symbol, interval, createdAt, updatedAt } = layout;
+  return { id, name, isDefault, symbol, interval, createdAt, updatedAt };
+}
+
+export const CHART_LAYOUTS_PATH = '/api/chart-layouts';
+
+export function getChartLayouts(signal?: AbortSignal): Promise<ChartLayoutSummary[]> {
+  return apiRequest(CHART_LAYOUTS_PATH, { signal, parse: parseChartLayouts });
+}
+
+export function getChartLayout(id: number, signal?: AbortSignal): Promise<ChartLayout> {
+  return apiRequest(`${CHART_LAYOUTS_PATH}/${id}`, { signal, parse: (body) => parseChartLayout(body) });
+}
+
+/** The default layout, or null when the user has none (the api answers 404). */
+export async function getDefaultChartLayout(signal?: AbortSignal): Promise<ChartLayout | null> {
+  try {
+    return await apiRequest(`${CHART_LAYOUTS_PATH}/default`, { signal, parse: (body) => parseChartLayout(body) });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export function createChartLayout(input: { name: string; layout: ChartLayoutData; isDefault: boolean }): Promise<ChartLayout> {
+  return sendWithCsrf(CHART_LAYOUTS_PATH, { method: 'POST', body: input, parse: (body) => parseChartLayout(body) });
+}
+
+export function updateChartLayout(id: number, change: { name?: string; layout?: ChartLayoutData }): Promise<ChartLayout> {
+  return sendWithCsrf(`${CHART_LAYOUTS_PATH}/${id}`, { method: 'PATCH', body: change, parse: (body) => parseChartLayout(body) });
+}
+
+export async function setDefaultChartLayout(id: number): Promise<void> {
+  await sendWithCsrf(`${CHART_LAYOUTS_PATH}/${id}/default`, { method: 'PUT', parse: () => undefined });
+}
+
+export async function deleteChartLayout(id: number): Promise<void> {
+  await sendWithCsrf(`${CHART_LAYOUTS_PATH}/${id}`, { method: 'DELETE', parse: () => undefined });
+}

@@ -1,0 +1,181 @@
+// An in-memory stand-in for the alerts api, answering in the shapes of api/src/alerts/alerts.routes.ts
+// and jobs/src/alerts/alert-view.ts: GET { alerts }, POST 201 { alert }, PATCH { alert }, DELETE 204,
+// logs { logs, nextBefore }, the check { triggeredAlerts }, and GET /api/markets { markets }.
+import type { FakeHandler, FakeReply } from './fake-fetch';
+
+export interface ApiAlert {
+  id: number;
+  name: string;
+  symbol: string;
+  marketType: string;
+  condition: Record<string, unknown>;
+  interval: string | null;
+  frequency: string;
+  cooldownSeconds: number;
+  expiresAt: string | null;
+  isActive: boolean;
+  useAudio: boolean;
+  audioMessage: string | null;
+  audioVoiceId: string | null;
+  notifyPush: boolean;
+  notifyEmail: boolean;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  lastTriggered: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiAlertLog {
+  id: string;
+  triggeredAt: string;
+  value: string;
+  message: string | null;
+  wasNotified: boolean;
+  webhookStatus: string | null;
+  webhookAttempts: number;
+  webhookLastError: string | null;
+}
+
+export interface ApiMarket {
+  id: number;
+  symbol: string;
+  name: string;
+  type: string;
+  description: string | null;
+}
+
+export const SAMPLE_MARKETS: readonly ApiMarket[] = [
+  { id: 1, symbol: 'BTCUSDT', name: 'Bitcoin / TetherUS', type: 'crypto', description: null },
+  { id: 2, symbol: 'BTCUSD', name: 'Bitcoin / US Dollar', type: 'crypto', description: null },
+  { id: 3, symbol: 'AAPL', name: 'Apple Inc.', type: 'stock', description: null },
+];
+
+export function apiAlert(overrides: Partial<ApiAlert> = {}): ApiAlert {
+  return {
+    id: 1,
+    name: 'BTC breakout',
+    symbol: 'BTCUSDT',
+    marketType: 'crypto',
+    condition: { type: 'crossing_up', value: '70000' },
+    interval: null,
+    frequency: 'once_per_day',
+    cooldownSeconds: 60,
+    expiresAt: null,
+    isActive: true,
+    useAudio: false,
+    audioMessage: null,
+    audioVoiceId: null,
+    notifyPush: true,
+    notifyEmail: false,
+    webhookUrl: null,
+    webhookSecret: null,
+    lastTriggered: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function apiLog(id: number, overrides: Partial<ApiAlertLog> = {}): ApiAlertLog {
+  return {
+    id: String(id),
+    triggeredAt: new Date(Date.UTC(2026, 10, 21, 12, 0) - id * 60_000).toISOString(),
+    value: `${70000 + id}.5`,
+    message: `BTC breakout: BTCUSDT crossed up through 70000 at ${70000 + id}.5`,
+    wasNotified: true,
+    webhookStatus: null,
+    webhookAttempts: 0,
+    webhookLastError: null,
+    ...overrides,
+  };
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+  csrf: string | null;
+}
+
+const CHECK_PATH = '/api/alerts/crypto/check';
+
+const notFound: FakeReply = { status: 404, body: { error: { code: 'not_found', message: 'No such alert', requestId: 'r' } } };
+
+export class FakeAlertsApi {
+  alerts: ApiAlert[];
+  /** Logs per alert id, newest first. */
+  logs = new Map<number, ApiAlertLog[]>();
+  requests: RecordedRequest[] = [];
+  /** Answers the next write instead of the fake (403 plan limit, 400 field errors …). */
+  nextWriteReply: FakeReply | null = null;
+  private nextId = 100;
+
+  constructor(alerts: ApiAlert[] = []) {
+    this.alerts = alerts;
+  }
+
+  /** The requests to a path prefix with a method (the csrf fetches and the background check left out). */
+  calls(method: string, prefix = '/api/alerts'): RecordedRequest[] {
+    return this.requests.filter(
+      (request) => request.method === method && request.path.startsWith(prefix) && (request.path !== CHECK_PATH || prefix === CHECK_PATH),
+    );
+  }
+
+  readonly handler: FakeHandler = (path, init) => {
+    const method = init?.method ?? 'GET';
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    const csrf = new Headers(init?.headers).get('x-csrf-token');
+    this.requests.push({ method, path, body, csrf });
+    const url = new URL(path, 'http://localhost');
+
+    if (url.pathname === '/api/markets') {
+      const q = (url.searchParams.get('q') ?? '').toUpperCase();
+      return { status: 200, body: { markets: SAMPLE_MARKETS.filter((m) => m.symbol.startsWith(q) || m.name.toUpperCase().includes(q)) } };
+    }
+    if (url.pathname === '/api/alerts/crypto/check' && method === 'POST') return { status: 200, body: { triggeredAlerts: [] } };
+
+    if (method !== 'GET' && this.nextWriteReply) {
+      const reply = this.nextWriteReply;
+      this.nextWriteReply = null;
+      return reply;
+    }
+    if (url.pathname === '/api/alerts' && method === 'GET') return { status: 200, body: { alerts: this.alerts } };
+    if (url.pathname === '/api/alerts' && method === 'POST') {
+      const input = body as Partial<ApiAlert>;
+      const market = SAMPLE_MARKETS.find((m) => m.symbol === input.symbol);
+      const alert = apiAlert({
+        ...input,
+        id: this.nextId++,
+        marketType: market?.type ?? 'stock',
+        webhookSecret: input.webhookUrl ? 'a'.repeat(64) : null,
+      });
+      this.alerts = [alert, ...this.alerts];
+      return { status: 201, body: { alert } };
+    }
+    const match = /^\/api\/alerts\/(\d+)(\/logs)?$/.exec(url.pathname);
+    if (!match) return notFound;
+    const id = Number(match[1]);
+    const index = this.alerts.findIndex((alert) => alert.id === id);
+    if (index < 0) return notFound;
+    if (match[2]) {
+      const limit = Number(url.searchParams.get('limit') ?? '50');
+      const before = url.searchParams.get('before');
+      const all = this.logs.get(id) ?? [];
+      const start = before === null ? 0 : all.findIndex((log) => log.id === before) + 1;
+      const page = all.slice(start, start + limit);
+      const more = all.length > start + limit;
+      return { status: 200, body: { logs: page, nextBefore: more ? page.at(-1)?.id : null } };
+    }
+    if (method === 'PATCH') {
+      const updated = { ...this.alerts[index], ...(body as Partial<ApiAlert>) } as ApiAlert;
+      this.alerts[index] = updated;
+      return { status: 200, body: { alert: updated } };
+    }
+    if (method === 'DELETE') {
+      this.alerts.splice(index, 1);
+      return { status: 204 };
+    }
+    return { status: 200, body: { alert: this.alerts[index] } };
+  };
+}
