@@ -1,6 +1,5 @@
 import { queuesRedis } from '../notifications/queues-redis';
 import { INTERVAL_MS, type CandleInterval } from '../prices/price-source';
-import { priceHistory } from '../prices/price-store';
 import type { JobPayload } from '../registry';
 import type { JobContext } from '../runtime/job-handler';
 import {
@@ -13,7 +12,7 @@ import {
   type TechnicalCondition,
 } from './alert-conditions';
 import { alertIndexFor } from './alert-index-cache';
-import type { IndexedAlert } from './alert-index';
+import { historyPoints, type IndexedAlert } from './alert-index';
 import { priceAlertMessage, technicalAlertMessage } from './alert-message';
 import { triggerAlerts, type FiringKey, type TriggerCandidate, type TriggerResult } from './alert-triggers';
 
@@ -39,7 +38,8 @@ export async function evaluatePriceTicks(payload: JobPayload<'alerts.evaluate'>,
     .map((t) => ({ symbol: t.symbol, tick: { previous: t.previous, current: t.current, at: new Date(t.at) } as PriceTick }))
     .sort((a, b) => a.tick.at.getTime() - b.tick.at.getTime());
 
-  // Moving conditions need the symbol's recent prices: only for symbols that have such alerts.
+  // Moving conditions need the symbol's recent prices: only for symbols that have such alerts. The
+  // process keeps them parsed and reads only what Redis gained since the previous job.
   const since = new Map<string, number>();
   for (const { symbol, tick } of ticks) {
     const minutes = index.historyMinutes(symbol);
@@ -47,21 +47,24 @@ export async function evaluatePriceTicks(payload: JobPayload<'alerts.evaluate'>,
     const from = tick.at.getTime() - minutes * 60_000;
     since.set(symbol, Math.min(since.get(symbol) ?? from, from));
   }
-  const history = new Map<string, PricePoint[]>();
-  if (since.size) {
-    const redis = await queuesRedis(context.queues, 'alerts');
-    await Promise.all(
-      [...since].map(async ([symbol, fromMs]) => history.set(symbol, await priceHistory(redis, context.queues.prefix, symbol, fromMs))),
-    );
-  }
+  const histories = cache.priceHistories;
+  histories.retain((symbol) => index.historyMinutes(symbol) > 0);
+  if (since.size) await histories.refresh(await queuesRedis(context.queues, 'alerts'), context.queues.prefix, since);
 
   const candidates: TriggerCandidate[] = [];
   const seen = new Set<number>();
   const matched: IndexedAlert[] = [];
+  // The points of a matched symbol, taken now: the re-check runs later, after other jobs may have moved the history on.
+  const points = new Map<string, PricePoint[]>();
   for (const { symbol, tick } of ticks) {
-    const withHistory: PriceTick = { ...tick, history: history.get(symbol) ?? [] };
+    const history = since.has(symbol) ? histories.get(symbol) : undefined;
     matched.length = 0;
-    for (const alert of index.match(symbol, withHistory, matched)) {
+    index.match(symbol, tick, matched, history);
+    if (!matched.length) continue;
+    let snapshot = points.get(symbol);
+    if (!snapshot) points.set(symbol, (snapshot = history ? historyPoints(history) : []));
+    const withHistory: PriceTick = { ...tick, history: snapshot };
+    for (const alert of matched) {
       // One firing per alert and job: its earliest matching tick.
       if (seen.has(alert.id)) continue;
       seen.add(alert.id);

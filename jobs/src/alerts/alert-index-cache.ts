@@ -7,6 +7,7 @@ import type { Logger } from '../runtime/logger';
 import { alertConditionSchema } from './alert-conditions';
 import { alertChangeSchema, alertChangesChannel } from './alert-changes';
 import { AlertIndex, type IndexedAlert } from './alert-index';
+import { AlertPriceHistories } from './alert-price-history';
 
 interface IndexRow {
   id: number;
@@ -42,6 +43,8 @@ export function toIndexedAlert(row: IndexRow, logger?: Logger): CachedAlert | nu
  */
 export class AlertIndexCache {
   index = new AlertIndex();
+  /** The recent prices of the symbols with moving alerts, read from Redis incrementally (kept across rebuilds). */
+  readonly priceHistories = new AlertPriceHistories();
   // Bar intervals of the technical alerts (the index keeps conditions only).
   private intervals = new Map<number, string>();
   private chain: Promise<void> = Promise.resolve();

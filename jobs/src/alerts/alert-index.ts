@@ -4,6 +4,7 @@ import {
   isTechnicalCondition,
   type AlertCondition,
   type PriceCondition,
+  type PricePoint,
   type PriceTick,
 } from './alert-conditions';
 import { decimalToDouble } from './decimal-to-double';
@@ -120,8 +121,16 @@ function upperBound(data: Float64Array, keysAt: number, from: number, to: number
   return lo;
 }
 
+/**
+ * The parsed history of the tick being matched (one at a time), and the tick with it as points,
+ * built only if the exact evaluator needs it (rare: a threshold that ties as a double).
+ */
+let parsedHistory: ParsedHistory | null = null;
+let withPoints: PriceTick | null = null;
+
 /** The exact evaluator, for thresholds that tie with a bound as doubles. */
 function exact(alert: IndexedAlert, tick: PriceTick): boolean {
+  if (parsedHistory) tick = withPoints ??= { ...tick, history: historyPoints(parsedHistory) };
   return isPriceConditionMet(alert.condition as PriceCondition, tick);
 }
 
@@ -131,6 +140,40 @@ function channelLow(alert: IndexedAlert): string {
 
 function channelHigh(alert: IndexedAlert): string {
   return (alert.condition as { high: string }).high;
+}
+
+/**
+ * A symbol's recent prices parsed once, for callers that keep history in the process and hand the
+ * index numbers instead of Date objects and decimal strings on every tick: entries [start, end) of
+ * parallel arrays, in any order. `price[i]` must be `Number(decimal[i])` (decimalToDouble): the
+ * index's bands assume it, and `decimal` keeps the exact value for the thresholds that tie.
+ */
+export interface ParsedHistory {
+  atMs: ArrayLike<number>;
+  price: ArrayLike<number>;
+  decimal: ArrayLike<string>;
+  start: number;
+  end: number;
+}
+
+/** The parsed form of a history. */
+export function parseHistory(points: readonly PricePoint[]): ParsedHistory {
+  const atMs = new Float64Array(points.length);
+  const price = new Float64Array(points.length);
+  const decimal = new Array<string>(points.length);
+  points.forEach((point, i) => {
+    atMs[i] = point.at.getTime();
+    price[i] = decimalToDouble(point.price);
+    decimal[i] = point.price;
+  });
+  return { atMs, price, decimal, start: 0, end: points.length };
+}
+
+/** A parsed history as points again (the exact evaluator and alert messages read those). */
+export function historyPoints(history: ParsedHistory): PricePoint[] {
+  const points: PricePoint[] = [];
+  for (let i = history.start; i < history.end; i++) points.push({ at: new Date(history.atMs[i]), price: history.decimal[i] });
+  return points;
 }
 
 /** Bulk-build rows of one symbol, sorted once by finish(). */
@@ -371,7 +414,7 @@ class SymbolAlerts {
     }
   }
 
-  match(tick: PriceTick, out: IndexedAlert[]): void {
+  match(tick: PriceTick, out: IndexedAlert[], parsed: ParsedHistory | null): void {
     const data = this.data;
     if (data[FAMILIES] === 0) return;
     const keysAt = this.keysAt;
@@ -432,7 +475,7 @@ class SymbolAlerts {
 
     if (data[FAMILIES] > data[MOVING_UP]) {
       if (this.windowsChanged) this.refreshWindows();
-      matchMoving(this, tick, cf, out);
+      matchMoving(this, tick, cf, out, parsed);
     }
   }
 
@@ -540,10 +583,12 @@ class MovingScratch {
   downPercent = new Float64Array(0);
 
   times = new Float64Array(64);
-  prices: string[] = [];
+  prices = new Float64Array(64);
 
   ensureHistory(n: number): void {
-    if (n > this.times.length) this.times = new Float64Array(Math.max(n, this.times.length * 2));
+    if (n <= this.times.length) return;
+    this.times = new Float64Array(Math.max(n, this.times.length * 2));
+    this.prices = new Float64Array(this.times.length);
   }
 
   ensure(n: number): void {
@@ -570,7 +615,7 @@ const scratch = new MovingScratch();
  * thresholds within a band around them, wider than any rounding of that arithmetic (including
  * decimals that round to the same double), are re-checked exactly.
  */
-function matchMoving(symbol: SymbolAlerts, tick: PriceTick, cf: number, out: IndexedAlert[]): void {
+function matchMoving(symbol: SymbolAlerts, tick: PriceTick, cf: number, out: IndexedAlert[], parsed: ParsedHistory | null): void {
   const n = symbol.windowCount;
   if (n === 0) return;
   const data = symbol.data;
@@ -582,35 +627,19 @@ function matchMoving(symbol: SymbolAlerts, tick: PriceTick, cf: number, out: Ind
     min[j] = Number.POSITIVE_INFINITY;
     max[j] = Number.NEGATIVE_INFINITY;
   }
-  const widest = since[n - 1];
-  const history = tick.history;
-  if (history) {
+  if (parsed) windowRanges(since, n, now, parsed.atMs, parsed.price, parsed.start, parsed.end);
+  else if (tick.history) {
+    const history = tick.history;
     const count = history.length;
     scratch.ensureHistory(count);
-    const times = scratch.times;
-    const prices = scratch.prices;
-    // First pass: only loads (independent across points, so the CPU overlaps their cache misses).
+    const { times, prices } = scratch;
+    // One pass of loads first (independent across points, so the CPU overlaps their cache misses).
     for (let i = 0; i < count; i++) {
       const point = history[i];
       times[i] = point.at.getTime();
-      prices[i] = point.price;
+      prices[i] = decimalToDouble(point.price);
     }
-    let j = n - 1;
-    for (let i = 0; i < count; i++) {
-      const t = times[i];
-      if (t > now || t < widest) continue;
-      if (t !== t) j = 0;
-      else if (since[j] <= t) {
-        if (j > 0 && since[j - 1] <= t) {
-          if (j > 1 && since[j - 2] <= t) j = firstWindowHolding(since, j - 2, t);
-          else j--;
-        }
-      } else if (since[j + 1] <= t) j++;
-      else j = firstWindowHolding(since, n - 1, t);
-      const v = decimalToDouble(prices[i]);
-      if (v < min[j]) min[j] = v;
-      if (v > max[j]) max[j] = v;
-    }
+    windowRanges(since, n, now, times, prices, 0, count);
   }
   let low = cf;
   let high = cf;
@@ -659,6 +688,28 @@ function matchMoving(symbol: SymbolAlerts, tick: PriceTick, cf: number, out: Ind
   matchMovingFamily(symbol, MOVING_DOWN, down, downSure, downNever, tick, out);
   matchMovingFamily(symbol, MOVING_UP_PERCENT, upPercent, upPercentSure, upPercentNever, tick, out);
   matchMovingFamily(symbol, MOVING_DOWN_PERCENT, downPercent, downPercentSure, downPercentNever, tick, out);
+}
+
+/** Puts each point of [start, end) in the narrowest window that holds it: scratch.min/max per window. */
+function windowRanges(since: Float64Array, n: number, now: number, times: ArrayLike<number>, prices: ArrayLike<number>, start: number, end: number): void {
+  const { min, max } = scratch;
+  const widest = since[n - 1];
+  let j = n - 1;
+  for (let i = start; i < end; i++) {
+    const t = times[i];
+    if (t > now || t < widest) continue;
+    if (t !== t) j = 0;
+    else if (since[j] <= t) {
+      if (j > 0 && since[j - 1] <= t) {
+        if (j > 1 && since[j - 2] <= t) j = firstWindowHolding(since, j - 2, t);
+        else j--;
+      }
+    } else if (since[j + 1] <= t) j++;
+    else j = firstWindowHolding(since, n - 1, t);
+    const v = prices[i];
+    if (v < min[j]) min[j] = v;
+    if (v > max[j]) max[j] = v;
+  }
 }
 
 /** The first j <= last with since[j] <= t (since descends; since[last] <= t). */
@@ -785,9 +836,21 @@ export class AlertIndex {
     return due;
   }
 
-  /** The alerts whose price condition a price update of `symbol` meets. */
-  match(symbol: string, tick: PriceTick, out: IndexedAlert[] = []): IndexedAlert[] {
-    this.bySymbol.get(symbol)?.match(tick, out);
+  /**
+   * The alerts whose price condition a price update of `symbol` meets. `history`, when given, is the
+   * symbol's recent prices already parsed, and replaces `tick.history`.
+   */
+  match(symbol: string, tick: PriceTick, out: IndexedAlert[] = [], history?: ParsedHistory): IndexedAlert[] {
+    const alerts = this.bySymbol.get(symbol);
+    if (!alerts) return out;
+    parsedHistory = history ?? null;
+    withPoints = null;
+    try {
+      alerts.match(tick, out, parsedHistory);
+    } finally {
+      parsedHistory = null;
+      withPoints = null;
+    }
     return out;
   }
 

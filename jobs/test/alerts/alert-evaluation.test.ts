@@ -1,7 +1,10 @@
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import type { AlertCondition } from '../../src/alerts/alert-conditions';
 import { evaluateClosedBars } from '../../src/alerts/alert-evaluation';
+import { historyPoints } from '../../src/alerts/alert-index';
 import { alertIndexFor } from '../../src/alerts/alert-index-cache';
+import { queuesRedis } from '../../src/notifications/queues-redis';
+import { priceHistory, storeQuotes } from '../../src/prices/price-store';
 import { formatDecimal } from '../../src/alerts/alert-message';
 import { AlertsHarness } from './alerts-harness';
 
@@ -119,6 +122,58 @@ describe('alerts: evaluation of crafted price sequences (real PostgreSQL and Red
       expect(up.logs[0].message).toBe(`${up.symbol} rose 2.00% within 10 minutes (now 1,020.00)`);
       const down = await run({ type: 'moving_down_percent', percent: '1.5', minutes: 10 }, ['2000', '1980', '1970.01', '1970']);
       expect(down.fired).toEqual([3]);
+    });
+
+    it('keeps the history parsed in the process: each job reads only the new points, including those other workers stored', async () => {
+      const symbol = 'TMOVEINC';
+      const alertId = await h.alert(userId, symbol, { type: 'moving_down', amount: '30', minutes: 5 });
+      const cache = await alertIndexFor(h.context);
+      const redis = await queuesRedis(h.queues, 'alerts');
+      const histories = cache.priceHistories;
+      const t0 = Date.parse('2026-11-23T10:00:00Z');
+      const at = (minute: number) => new Date(t0 + minute * 60_000);
+      // What a full read of the window gives (the evaluator's former way).
+      const fullRead = (minute: number) => priceHistory(redis, h.prefix, symbol, at(minute).getTime() - 5 * 60_000);
+
+      expect((await h.price(symbol, '1000', at(0))).fired).toBe(0);
+      expect(histories.pointsRead).toBe(1);
+      expect((await h.price(symbol, '990', at(1))).fired).toBe(0);
+      expect(histories.pointsRead).toBe(2);
+      // Another worker stored (and evaluated) this tick: this process never saw it.
+      await storeQuotes(redis, h.prefix, [{ symbol, price: '1040', at: at(2), change24hPercent: null, volume24h: null, source: 'simulated', simulated: true }]);
+      // Fires only through the missed 1040 (1040 - 1005 >= 30).
+      expect((await h.price(symbol, '1005', at(3))).fired).toBe(1);
+      expect(histories.pointsRead).toBe(4);
+      expect(historyPoints(histories.get(symbol)!)).toEqual(await fullRead(3));
+      // Minute 9: the window (since minute 4) no longer holds the first four points; held and full read agree.
+      expect((await h.price(symbol, '1001', at(9))).fired).toBe(0);
+      expect(histories.pointsRead).toBe(5);
+      expect(historyPoints(histories.get(symbol)!)).toEqual(await fullRead(9));
+      expect(historyPoints(histories.get(symbol)!).map((p) => p.price)).toEqual(['1001']);
+      expect((await h.logs(alertId)).map((l) => Number(l.value))).toEqual([1005]);
+
+      // A longer window than the held history covers: read in full once, then incrementally again.
+      await h.alert(userId, symbol, { type: 'moving_up', amount: '100', minutes: 10 });
+      expect((await h.price(symbol, '1000', at(10))).fired).toBe(0);
+      expect(histories.pointsRead).toBe(5 + 6); // every point since minute 0
+      expect(historyPoints(histories.get(symbol)!)).toEqual(await priceHistory(redis, h.prefix, symbol, at(0).getTime()));
+      expect((await h.price(symbol, '1002', at(11))).fired).toBe(0);
+      expect(histories.pointsRead).toBe(12);
+      expect(historyPoints(histories.get(symbol)!)).toEqual(await priceHistory(redis, h.prefix, symbol, at(1).getTime()));
+    });
+
+    it('drops the held history of a symbol once it has no moving alert', async () => {
+      const symbol = 'TMOVEDROP';
+      const alertId = await h.alert(userId, symbol, { type: 'moving_up', amount: '10', minutes: 5 });
+      const cache = await alertIndexFor(h.context);
+      await h.sequence(symbol, ['100', '101']);
+      expect(cache.priceHistories.symbols()).toContain(symbol);
+      await h.dataSource.query('UPDATE alerts SET is_active = false WHERE id = $1', [alertId]);
+      await cache.reload([alertId]);
+      const before = cache.priceHistories.pointsRead;
+      await h.price(symbol, '120', '2026-11-23T10:05:00Z');
+      expect(cache.priceHistories.symbols()).not.toContain(symbol);
+      expect(cache.priceHistories.pointsRead).toBe(before);
     });
   });
 

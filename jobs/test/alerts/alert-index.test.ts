@@ -1,5 +1,5 @@
 import type { AlertCondition, PricePoint, PriceTick } from '../../src/alerts/alert-conditions';
-import { AlertIndex, matchByFullScan, type IndexedAlert } from '../../src/alerts/alert-index';
+import { AlertIndex, matchByFullScan, parseHistory, type IndexedAlert } from '../../src/alerts/alert-index';
 import { randomAlertCondition, seededRandom } from '../../src/alerts/alert-index.testing';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
@@ -22,9 +22,21 @@ function randomTick(random: () => number, previous: string | null, history: Pric
 
 const ids = (alerts: IndexedAlert[]) => alerts.map((a) => a.id).sort((a, b) => a - b);
 
+/**
+ * The index's matches for the ticks, given their history as points; the same ticks given the parsed
+ * form (as the evaluator keeps it, with the decimals alongside) must match exactly the same alerts.
+ */
 function indexMatches(index: AlertIndex, ticks: Map<string, PriceTick>): IndexedAlert[] {
   const out: IndexedAlert[] = [];
   for (const [symbol, tick] of ticks) index.match(symbol, tick, out);
+  const parsed: IndexedAlert[] = [];
+  for (const [symbol, { history, ...bare }] of ticks) {
+    // Entries outside [start, end) (here: prices far off, at the tick's own time) must be ignored.
+    const stray = { at: bare.at, price: '1' };
+    const withMargins = parseHistory([stray, ...(history ?? []), stray]);
+    index.match(symbol, bare, parsed, { ...withMargins, start: 1, end: withMargins.end - 1 });
+  }
+  expect(ids(parsed)).toEqual(ids(out));
   return out;
 }
 
