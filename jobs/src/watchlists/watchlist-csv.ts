@@ -38,10 +38,19 @@ export class WatchlistCsvError extends Error {
   }
 }
 
+/**
+ * A text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets a leading
+ * apostrophe, which spreadsheets show as text (OWASP "CSV injection"). Symbols are left as they
+ * are: they are validated market symbols and must survive an export -> import round trip.
+ */
+export function neutralizeCsvFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 /** `symbol,name,type` with a header, one row per item in list order, LF line ends. */
 export function watchlistToCsv(rows: readonly WatchlistCsvRow[]): string {
   return stringify(
-    rows.map((r) => [r.symbol, r.name, r.type]),
+    rows.map((r) => [r.symbol, neutralizeCsvFormula(r.name), neutralizeCsvFormula(r.type)]),
     { header: true, columns: [...WATCHLIST_CSV_COLUMNS] },
   );
 }

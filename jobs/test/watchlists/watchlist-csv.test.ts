@@ -61,6 +61,18 @@ describe('watchlist CSV (pure)', () => {
     expect(csv).toBe('symbol,name,type\nAMZN,"Amazon.com, Inc.",stock\nX,"Say ""hi""",etf\n');
   });
 
+  it('neutralises cells a spreadsheet would run as formulas, leaving symbols intact', () => {
+    const csv = watchlistToCsv([
+      { symbol: 'AAPL', name: '=HYPERLINK("http://evil.example","x")', type: 'stock' },
+      { symbol: '^GSPC', name: '@SUM(1+1)', type: '-crypto' },
+      { symbol: 'MSFT', name: 'Microsoft - cloud', type: 'stock' },
+    ]);
+    expect(csv).toBe(
+      'symbol,name,type\nAAPL,"\'=HYPERLINK(""http://evil.example"",""x"")",stock\n^GSPC,\'@SUM(1+1),\'-crypto\nMSFT,Microsoft - cloud,stock\n',
+    );
+    expect(parseWatchlistCsv(csv).symbols.map((s) => s.symbol)).toEqual(['AAPL', '^GSPC', 'MSFT']);
+  });
+
   it('reads back what it writes', () => {
     const csv = watchlistToCsv([
       { symbol: 'AMZN', name: 'Amazon.com, Inc.', type: 'stock' },
