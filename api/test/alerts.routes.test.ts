@@ -267,6 +267,60 @@ describe('alerts api (real app, PostgreSQL, Redis, signed-in users)', () => {
     await carol.agent.get('/api/alerts?active=maybe').expect(400);
   });
 
+  it('pages the list newest first with limit and the nextBefore cursor, filters and deletions included', async () => {
+    const dave = await harness.user('dave-alerts@example.com');
+    const ids: number[] = [];
+    for (const [i, symbol] of ['AAPL', 'BTCUSDT', 'AAPL', 'ETHUSDT', 'AAPL'].entries()) {
+      harness.clock.advance(60_000);
+      const res = await createAlert(dave, { name: `page ${i}`, symbol, condition: { type: 'greater_than', value: '10' } }).expect(201);
+      ids.push(res.body.alert.id);
+    }
+    const newestFirst = [...ids].reverse();
+    const idsOf = (body: { alerts: { id: number }[] }) => body.alerts.map((a) => a.id);
+
+    const pages: number[][] = [];
+    let before: string | null = null;
+    do {
+      const res: request.Response = await dave.agent.get(`/api/alerts?limit=2${before ? `&before=${before}` : ''}`).expect(200);
+      pages.push(idsOf(res.body));
+      before = res.body.nextBefore;
+      if (before !== null) expect(before).toBe(String(pages[pages.length - 1][1]));
+    } while (before !== null && pages.length < 10);
+    expect(pages).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
+
+    // The whole list fits the default page: no cursor.
+    const all = await dave.agent.get('/api/alerts').expect(200);
+    expect(idsOf(all.body)).toEqual(newestFirst);
+    expect(all.body.nextBefore).toBeNull();
+    // An exact fit says so too: the last page is never an empty one.
+    const exact = await dave.agent.get('/api/alerts?limit=5').expect(200);
+    expect(exact.body.nextBefore).toBeNull();
+
+    // Filters page the same way.
+    const apple1 = await dave.agent.get('/api/alerts?symbol=AAPL&limit=2').expect(200);
+    expect(idsOf(apple1.body)).toEqual([ids[4], ids[2]]);
+    expect(apple1.body.nextBefore).toBe(String(ids[2]));
+    const apple2 = await dave.agent.get(`/api/alerts?symbol=AAPL&limit=2&before=${apple1.body.nextBefore}`).expect(200);
+    expect(idsOf(apple2.body)).toEqual([ids[0]]);
+    expect(apple2.body.nextBefore).toBeNull();
+
+    // The cursor's own alert deleted meanwhile: the next page is still the rest.
+    const first = await dave.agent.get('/api/alerts?limit=2').expect(200);
+    await dave.agent.delete(`/api/alerts/${ids[3]}`).set('x-csrf-token', dave.csrf).expect(204);
+    const next = await dave.agent.get(`/api/alerts?limit=2&before=${first.body.nextBefore}`).expect(200);
+    expect(idsOf(next.body)).toEqual([ids[2], ids[1]]);
+
+    // Another user's cursor shows nothing of theirs.
+    const bobs = await bob.agent.get(`/api/alerts?before=${ids[4] + 1}`).expect(200);
+    expect(idsOf(bobs.body).some((id) => ids.includes(id))).toBe(false);
+
+    for (const bad of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'before=abc', 'before=-1', 'cursor=1']) {
+      const res = await dave.agent.get(`/api/alerts?${bad}`).expect(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+    await dave.agent.get('/api/alerts?limit=200').expect(200);
+  });
+
   it("answers 404 to another user's alert on every :id route and leaves it as it was", async () => {
     const { body } = await createAlert(alice, { name: 'mine', symbol: 'AAPL', condition: { type: 'greater_than', value: '200' } }).expect(201);
     const id = body.alert.id as number;

@@ -1,5 +1,5 @@
 // An in-memory stand-in for the alerts api, answering in the shapes of api/src/alerts/alerts.routes.ts
-// and jobs/src/alerts/alert-view.ts: GET { alerts }, POST 201 { alert }, PATCH { alert }, DELETE 204,
+// and jobs/src/alerts/alert-view.ts: GET { alerts, nextBefore } (keyset pages), POST 201 { alert }, PATCH { alert }, DELETE 204,
 // logs { logs, nextBefore }, the check { triggeredAlerts }, and GET /api/markets { markets }.
 import type { FakeHandler, FakeReply } from './fake-fetch';
 
@@ -122,6 +122,28 @@ export class FakeAlertsApi {
     );
   }
 
+  /**
+   * GET /api/alerts?active=&symbol=&limit=&before=: `alerts` newest first (the array's order),
+   * pages of `limit` (100 by default, 1-200 else a 400) after the alert `before`, `nextBefore` the
+   * last id of a page with more after it, null on the last page.
+   */
+  private listPage(params: URLSearchParams): FakeReply {
+    const limit = Number(params.get('limit') ?? '100');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+      return { status: 400, body: { error: { code: 'validation_failed', message: 'Invalid input: limit', details: [{ field: 'limit', message: 'too big' }] } } };
+    }
+    const active = params.get('active');
+    const symbol = params.get('symbol')?.toUpperCase();
+    const matching = this.alerts.filter(
+      (alert) => (active === null || alert.isActive === (active === 'true')) && (symbol === undefined || alert.symbol.toUpperCase() === symbol),
+    );
+    const before = params.get('before');
+    const start = before === null ? 0 : matching.findIndex((alert) => String(alert.id) === before) + 1;
+    const page = matching.slice(start, start + limit);
+    const more = matching.length > start + limit;
+    return { status: 200, body: { alerts: page, nextBefore: more ? String(page[page.length - 1].id) : null } };
+  }
+
   readonly handler: FakeHandler = (path, init) => {
     const method = init?.method ?? 'GET';
     const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
@@ -140,7 +162,7 @@ export class FakeAlertsApi {
       this.nextWriteReply = null;
       return reply;
     }
-    if (url.pathname === '/api/alerts' && method === 'GET') return { status: 200, body: { alerts: this.alerts } };
+    if (url.pathname === '/api/alerts' && method === 'GET') return this.listPage(url.searchParams);
     if (url.pathname === '/api/alerts' && method === 'POST') {
       const input = body as Partial<ApiAlert>;
       const market = SAMPLE_MARKETS.find((m) => m.symbol === input.symbol);

@@ -150,13 +150,22 @@ export function alertsRoutes(deps: AlertsRouteDeps): Router {
 
   router.get('/alerts', requireUser, async (req, res) => {
     const query = alertListQuerySchema.parse(req.query);
+    // Newest first by id (ids are handed out in creation order). The cursor is the last id of the
+    // previous page compared directly, not looked up: it stays valid when that alert is deleted
+    // meanwhile, as a user deleting from the list they are paging through does.
     const rows: AlertViewRow[] = await db.query(
       `SELECT ${ALERT_VIEW_COLUMNS} FROM alerts a JOIN markets m ON m.id = a.market_id
         WHERE a.user_id = $1 AND ($2::boolean IS NULL OR a.is_active = $2) AND ($3::text IS NULL OR upper(m.symbol) = upper($3))
-        ORDER BY a.created_at DESC, a.id DESC`,
-      [sessionUser(req).id, query.active ?? null, query.symbol ?? null],
+          AND ($4::int IS NULL OR a.id < $4)
+        ORDER BY a.id DESC
+        LIMIT $5`,
+      [sessionUser(req).id, query.active ?? null, query.symbol ?? null, query.before ?? null, query.limit + 1],
     );
-    res.set('Cache-Control', 'no-store').json({ alerts: rows.map(toClientAlert) });
+    const page = rows.slice(0, query.limit);
+    res.set('Cache-Control', 'no-store').json({
+      alerts: page.map(toClientAlert),
+      nextBefore: rows.length > query.limit ? String(page[page.length - 1].id) : null,
+    });
   });
 
   router.post('/alerts', requireUser, async (req, res) => {

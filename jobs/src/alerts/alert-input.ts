@@ -89,10 +89,16 @@ export const patchAlertBodySchema = z.object(alertInputFields).partial().strict(
 export type PatchAlertBody = z.infer<typeof patchAlertBodySchema>;
 
 /** GET /api/alerts?active=&symbol= */
+export const ALERTS_PAGE_SIZE = 100;
+export const ALERTS_MAX_PAGE_SIZE = 200;
+
+/** GET /api/alerts?active=&symbol=&before=<alertId>&limit= */
 export const alertListQuerySchema = z
   .object({
     active: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
     symbol: z.string().trim().min(1).max(30).optional(),
+    before: z.string().regex(/^\d{1,9}$/, 'an alert id').transform(Number).optional(),
+    limit: z.coerce.number().int().min(1).max(ALERTS_MAX_PAGE_SIZE).default(ALERTS_PAGE_SIZE),
   })
   .strict();
 

@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, typ
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { isSoundEnabled, SPEECH_MIN_WINDOW_WIDTH } from '../notifications/notification-sound';
+import { SymbolSearch } from '../markets/symbol-search';
 import { messageOf } from '../session/auth-client';
 import {
   BAR_INTERVALS,
@@ -34,7 +35,6 @@ import {
 import { testVoice } from './alert-speech';
 import { createAlert, updateAlert, type Alert } from './alerts-client';
 import { ModalDialog } from './modal-dialog';
-import { SymbolSearch } from './symbol-search';
 import { useSpeechVoices } from './use-speech-voices';
 
 export const PLAN_LIMIT_CODE = 'plan_limit';
@@ -250,7 +250,17 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
         <Field label="Name" error={errors.name}>
           {(props) => <input {...props} ref={nameRef} name="name" maxLength={100} value={form.name} onChange={(event) => update({ name: event.target.value })} />}
         </Field>
-        <SymbolSearch symbol={form.symbol} marketType={form.marketType} error={errors.symbol} onPick={(symbol, marketType) => setForm((current) => withMarket(current, symbol, marketType))} />
+        <SymbolSearch
+          label="Symbol"
+          name="symbol"
+          className="alert-symbol"
+          placeholder=""
+          value={{ symbol: form.symbol, marketType: form.marketType }}
+          error={errors.symbol}
+          onSelect={(market) => setForm((current) => withMarket(current, market.symbol, market.type || null))}
+          // Typing a symbol by hand keeps it (the api says whether it exists); the type is unknown until picked.
+          onType={(text) => setForm((current) => withMarket(current, text.trim().toUpperCase(), null))}
+        />
 
         <fieldset className="alert-fieldset">
           <legend>Condition</legend>

@@ -1,8 +1,9 @@
 // The client's parsers against the api's own view functions (jobs/src/alerts/alert-view.ts, pure):
 // if the api's shape changes, these fail instead of the screens silently showing less.
 import { toCheckedAlert, toClientAlert, toClientAlertLog, type AlertViewRow } from '../../../jobs/src/alerts/alert-view';
+import { parseMarkets } from '../markets/markets-client';
 import { CONDITION_TYPES, conditionSummary, type AlertCondition } from './alert-conditions';
-import { parseAlertBody, parseAlertList, parseAlertLogPage, parseCheckResponse, parseCondition, parseMarketMatches } from './alerts-client';
+import { parseAlertBody, parseAlertList, parseAlertPage, parseAlertLogPage, parseCheckResponse, parseCondition } from './alerts-client';
 
 const row: AlertViewRow = {
   id: 12,
@@ -98,10 +99,17 @@ describe('alerts client parsers', () => {
     expect(() => parseCheckResponse({ alerts: [] })).toThrow(TypeError);
   });
 
-  it('read market search results (GET /api/markets: { markets })', () => {
-    expect(parseMarketMatches({ markets: [{ id: 1, symbol: 'BTCUSDT', name: 'Bitcoin / TetherUS', type: 'crypto', description: null }] })).toEqual([
-      { id: '1', symbol: 'BTCUSDT', name: 'Bitcoin / TetherUS', type: 'crypto' },
+  it('read market search results (GET /api/markets: { markets }) with the shared markets client', () => {
+    expect(parseMarkets({ markets: [{ id: 1, symbol: 'BTCUSDT', name: 'Bitcoin / TetherUS', type: 'crypto', description: null }] })).toEqual([
+      { id: 1, symbol: 'BTCUSDT', name: 'Bitcoin / TetherUS', type: 'crypto', description: null },
     ]);
+  });
+
+  it('read a page of the list with its cursor ({ alerts, nextBefore })', () => {
+    const body = JSON.parse(JSON.stringify({ alerts: [toClientAlert(row)], nextBefore: String(row.id) }));
+    expect(parseAlertPage(body)).toEqual({ items: parseAlertList(body), nextBefore: String(row.id) });
+    expect(parseAlertPage(body).items.map((alert) => [alert.id, alert.name])).toEqual([[String(row.id), row.name]]);
+    expect(parseAlertPage({ alerts: [], nextBefore: null })).toEqual({ items: [], nextBefore: null });
   });
 
   it('keep an alert whose condition this client does not know, by its type', () => {

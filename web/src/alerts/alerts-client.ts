@@ -1,4 +1,4 @@
-// Calls to the alerts api (api/src/alerts/alerts.routes.ts) and the market search. Reads go
+// Calls to the alerts api (api/src/alerts/alerts.routes.ts); the market search is markets-client.ts. Reads go
 // through apiRequest; every state-changing call carries the csrf token (sendWithCsrf).
 import { apiRequest, isRecord } from '../api/client';
 import { sendWithCsrf } from '../session/auth-client';
@@ -20,7 +20,6 @@ import {
 
 export const ALERTS_PATH = '/api/alerts';
 export const ALERTS_CHECK_PATH = '/api/alerts/crypto/check';
-export const MARKETS_PATH = '/api/markets';
 
 export interface Alert {
   id: string;
@@ -83,11 +82,10 @@ export interface AlertLogPage {
   nextBefore: string | null;
 }
 
-export interface MarketMatch {
-  id: string;
-  symbol: string;
-  name: string;
-  type: string;
+export interface AlertPage {
+  items: Alert[];
+  /** The `before` of the next (older) page; null on the last page. */
+  nextBefore: string | null;
 }
 
 /** One firing handed out by POST /api/alerts/crypto/check. */
@@ -221,6 +219,13 @@ export function parseAlertList(body: unknown): Alert[] {
   return list.map((item: unknown, index) => parseAlert(item, `alerts[${index}]`));
 }
 
+/** One page of GET /api/alerts: `{ alerts, nextBefore }`; a body without a cursor is the whole list. */
+export function parseAlertPage(body: unknown): AlertPage {
+  const items = parseAlertList(body);
+  const cursor = isRecord(body) ? body.nextBefore : null;
+  return { items, nextBefore: typeof cursor === 'string' || typeof cursor === 'number' ? String(cursor) : null };
+}
+
 /** One alert: bare or wrapped as `{ alert }`. */
 export function parseAlertBody(body: unknown): Alert {
   return parseAlert(isRecord(body) && isRecord(body.alert) ? body.alert : body);
@@ -256,20 +261,6 @@ export function parseAlertLogPage(body: unknown, limit: number): AlertLogPage {
   return { items, nextBefore };
 }
 
-export function parseMarketMatches(body: unknown): MarketMatch[] {
-  const list = isRecord(body) ? (body.markets ?? body.items) : body;
-  if (!Array.isArray(list)) fail('markets', 'a list');
-  return list.map((item: unknown, index) => {
-    const source = record(item, `markets[${index}]`);
-    return {
-      id: idOf(source.id, `markets[${index}].id`),
-      symbol: text(source.symbol, `markets[${index}].symbol`),
-      name: typeof source.name === 'string' ? source.name : '',
-      type: typeof source.type === 'string' ? source.type : '',
-    };
-  });
-}
-
 export function parseCheckResponse(body: unknown): CheckedAlert[] {
   const source = record(body, 'check');
   if (!Array.isArray(source.triggeredAlerts)) fail('check.triggeredAlerts', 'a list');
@@ -297,8 +288,18 @@ function alertPath(id: string): string {
   return `${ALERTS_PATH}/${encodeURIComponent(id)}`;
 }
 
-export function listAlerts(signal?: AbortSignal): Promise<Alert[]> {
-  return apiRequest(ALERTS_PATH, { signal, parse: parseAlertList });
+/** The api's default page; 200 at most. */
+export const ALERTS_PAGE_SIZE = 100;
+
+export function alertsPath(before: string | null, limit: number = ALERTS_PAGE_SIZE): string {
+  const params = new URLSearchParams({ limit: String(limit) });
+  if (before !== null) params.set('before', before);
+  return `${ALERTS_PATH}?${params.toString()}`;
+}
+
+/** One page of the user's alerts, newest first; `before` is the previous page's nextBefore. */
+export function listAlerts(before: string | null = null, signal?: AbortSignal, limit: number = ALERTS_PAGE_SIZE): Promise<AlertPage> {
+  return apiRequest(alertsPath(before, limit), { signal, parse: parseAlertPage });
 }
 
 export function createAlert(input: AlertInput): Promise<Alert> {
@@ -323,11 +324,6 @@ export function alertLogsPath(id: string, before: string | null, limit: number =
 
 export function getAlertLogs(id: string, before: string | null, signal?: AbortSignal, limit: number = ALERT_LOGS_PAGE_SIZE): Promise<AlertLogPage> {
   return apiRequest(alertLogsPath(id, before, limit), { signal, parse: (body) => parseAlertLogPage(body, limit) });
-}
-
-export function searchMarkets(query: string, signal?: AbortSignal): Promise<MarketMatch[]> {
-  const params = new URLSearchParams({ q: query, limit: '10' });
-  return apiRequest(`${MARKETS_PATH}?${params.toString()}`, { signal, parse: parseMarketMatches });
 }
 
 /**

@@ -147,9 +147,35 @@ describe('alerts list', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Deleted “AAPL oversold”.');
   });
 
+  it('loads older alerts page by page with “Load more alerts” until nextBefore is null', async () => {
+    // 105 alerts, newest (id 105) first: one page of 100, then 5.
+    const many = Array.from({ length: 105 }, (_, i) => apiAlert({ id: 105 - i, name: `Alert ${105 - i}` }));
+    const api = setup(many);
+    const table = await alertsTable();
+    const names = () => table.getAllByRole('rowheader').map((cell) => cell.firstChild?.textContent);
+
+    expect(names()).toHaveLength(100);
+    expect(names()[0]).toBe('Alert 105');
+    expect(names()[99]).toBe('Alert 6');
+    expect(api.calls('GET').map((call) => call.path)).toEqual(['/api/alerts?limit=100']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load more alerts' }));
+
+    await waitFor(() => expect(names()).toHaveLength(105));
+    expect(names().slice(100)).toEqual(['Alert 5', 'Alert 4', 'Alert 3', 'Alert 2', 'Alert 1']);
+    expect(api.calls('GET').map((call) => call.path)).toEqual(['/api/alerts?limit=100', '/api/alerts?limit=100&before=6']);
+    expect(screen.queryByRole('button', { name: 'Load more alerts' })).not.toBeInTheDocument();
+  });
+
+  it('offers no “Load more alerts” when the first page is the whole list', async () => {
+    setup();
+    await alertsTable();
+    expect(screen.queryByRole('button', { name: 'Load more alerts' })).not.toBeInTheDocument();
+  });
+
   it('says why the list could not be loaded', async () => {
     installFakeApi(signedInSession(), (path) =>
-      path === '/api/alerts' ? { status: 500, body: { error: { code: 'internal_error', message: 'Something went wrong on our side', requestId: 'r' } } } : { status: 404 },
+      path.startsWith('/api/alerts?') ? { status: 500, body: { error: { code: 'internal_error', message: 'Something went wrong on our side', requestId: 'r' } } } : { status: 404 },
     );
     renderApp('/dashboard/alerts');
     expect(await screen.findByRole('alert')).toHaveTextContent('Alerts could not be loaded: Something went wrong on our side');

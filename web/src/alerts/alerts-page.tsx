@@ -31,7 +31,9 @@ export function frequencyText(alert: Alert): string {
   return alert.frequency === 'every_time' ? `${FREQUENCY_LABELS.every_time}, cooldown ${alert.cooldownSeconds} s` : FREQUENCY_LABELS[alert.frequency];
 }
 
-type ListState = { state: 'loading' } | { state: 'ready'; alerts: Alert[] } | { state: 'failed'; message: string };
+/** `nextBefore`: the cursor of the next (older) page, null once every alert is loaded. */
+type ListState = { state: 'loading' } | { state: 'ready'; alerts: Alert[]; nextBefore: string | null } | { state: 'failed'; message: string };
+type MoreState = { loading: boolean; error: string | null };
 type Banner = { kind: 'plan' | 'error' | 'success'; message: string };
 type DialogState = { mode: 'create' } | { mode: 'edit'; alert: Alert; notice?: string };
 type Filter = 'all' | 'active';
@@ -49,6 +51,9 @@ export function AlertsPage() {
   const [history, setHistory] = useState<Alert | null>(null);
   const [banner, setBanner] = useState<Banner | null>(null);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [more, setMore] = useState<MoreState>({ loading: false, error: null });
+  // Aborts an older page in flight when the list is reloaded or the page unmounts.
+  const moreRequest = useRef<AbortController | null>(null);
   // The button that opened a dialog gets focus back when it closes.
   const opener = useRef<HTMLElement | null>(null);
   const newButton = useRef<HTMLButtonElement>(null);
@@ -58,16 +63,40 @@ export function AlertsPage() {
 
   useEffect(() => {
     const controller = new AbortController();
+    moreRequest.current?.abort();
+    setMore({ loading: false, error: null });
     setList({ state: 'loading' });
-    listAlerts(controller.signal)
-      .then((alerts) => {
-        if (!controller.signal.aborted) setList({ state: 'ready', alerts });
+    listAlerts(null, controller.signal)
+      .then((page) => {
+        if (!controller.signal.aborted) setList({ state: 'ready', alerts: page.items, nextBefore: page.nextBefore });
       })
       .catch((error: unknown) => {
         if (!controller.signal.aborted) setList({ state: 'failed', message: messageOf(error) });
       });
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      moreRequest.current?.abort();
+    };
   }, [reload]);
+
+  const onLoadMore = async (before: string): Promise<void> => {
+    const controller = new AbortController();
+    moreRequest.current = controller;
+    setMore({ loading: true, error: null });
+    try {
+      const page = await listAlerts(before, controller.signal);
+      if (controller.signal.aborted) return;
+      setList((current) => {
+        if (current.state !== 'ready') return current;
+        // An alert created here meanwhile is already at the top; never list one twice.
+        const known = new Set(current.alerts.map((alert) => alert.id));
+        return { state: 'ready', alerts: [...current.alerts, ...page.items.filter((alert) => !known.has(alert.id))], nextBefore: page.nextBefore };
+      });
+      setMore({ loading: false, error: null });
+    } catch (error) {
+      if (!controller.signal.aborted) setMore({ loading: false, error: messageOf(error) });
+    }
+  };
 
   const alerts = list.state === 'ready' ? list.alerts : [];
   const now = new Date();
@@ -77,7 +106,10 @@ export function AlertsPage() {
     setList((current) => {
       if (current.state !== 'ready') return current;
       const exists = current.alerts.some((alert) => alert.id === saved.id);
-      return { state: 'ready', alerts: exists ? current.alerts.map((alert) => (alert.id === saved.id ? saved : alert)) : [saved, ...current.alerts] };
+      return {
+        ...current,
+        alerts: exists ? current.alerts.map((alert) => (alert.id === saved.id ? saved : alert)) : [saved, ...current.alerts],
+      };
     });
 
   const setBusyId = (id: string, on: boolean): void =>
@@ -104,7 +136,8 @@ export function AlertsPage() {
     setBusyId(alert.id, true);
     try {
       await deleteAlert(alert.id);
-      setList((current) => (current.state === 'ready' ? { state: 'ready', alerts: current.alerts.filter((item) => item.id !== alert.id) } : current));
+      // The cursor stays valid: the api compares ids, it does not look the cursor's alert up.
+      setList((current) => (current.state === 'ready' ? { ...current, alerts: current.alerts.filter((item) => item.id !== alert.id) } : current));
       if (history?.id === alert.id) setHistory(null);
       // Its row (and the Delete button that opened the confirmation) is gone.
       opener.current = newButton.current;
@@ -182,7 +215,7 @@ export function AlertsPage() {
           </button>
         </p>
       )}
-      {list.state === 'ready' && alerts.length === 0 && (
+      {list.state === 'ready' && alerts.length === 0 && list.nextBefore === null && (
         <div className="empty-state alert-empty">
           <p>You have no alerts yet.</p>
           <p>Create one to be told when a price crosses a level, leaves a channel, moves fast, or an indicator turns.</p>
@@ -260,6 +293,23 @@ export function AlertsPage() {
               })}
             </tbody>
           </table>
+        </div>
+      )}
+
+      {list.state === 'ready' && list.nextBefore !== null && (
+        <div className="toolbar">
+          {more.error && (
+            <p className="form-message form-message--error" role="alert">
+              More alerts could not be loaded: {more.error}
+            </p>
+          )}
+          {more.loading ? (
+            <p role="status">Loading more alerts…</p>
+          ) : (
+            <button type="button" className="button button--secondary" onClick={() => list.nextBefore !== null && void onLoadMore(list.nextBefore)}>
+              {more.error ? 'Try again' : 'Load more alerts'}
+            </button>
+          )}
         </div>
       )}
 

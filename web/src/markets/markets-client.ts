@@ -113,8 +113,11 @@ export function parseBars(body: unknown): Bars {
   return { symbol: body.symbol, interval: body.interval, simulated: body.simulated === true, bars: unique };
 }
 
+/** Matches one search shows (the api allows 50). */
+export const MARKET_SEARCH_LIMIT = 10;
+
 export function searchMarkets(q: string, signal?: AbortSignal): Promise<MarketSummary[]> {
-  const params = new URLSearchParams({ q: q.trim(), limit: '8' });
+  const params = new URLSearchParams({ q: q.trim(), limit: String(MARKET_SEARCH_LIMIT) });
   return apiRequest(`/api/markets?${params.toString()}`, { signal, parse: parseMarkets });
 }
 
