@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/
 import {
   BUNDLED_EXCHANGE_CALENDARS_PATH,
   JobQueues,
+  closeAlertIndexes,
   createMailer,
   createProducerConnection,
   createWorkerConnection,
@@ -15,6 +16,8 @@ import {
   notificationChannel,
   readExchangeCalendarFile,
   type Mailer,
+  type QueueName,
+  type ScheduleDefinition,
 } from '@tickerbell/jobs';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl, waitForQueuesIdle } from '@tickerbell/jobs/src/testing/test-redis';
 import { createApp } from '../../api/src/app';
@@ -29,6 +32,10 @@ export interface E2eStackOptions {
   webDistDir: string;
   /** The workers' clock (the api keeps the system clock). */
   workersClockAt: string;
+  /** Extra queues the workers work on (prices and alerts for the alerts journey). */
+  extraQueueNames?: QueueName[];
+  /** Repeatable schedules the workers register (default none). */
+  schedules?: ScheduleDefinition[];
 }
 
 /**
@@ -92,9 +99,9 @@ export class E2eStack {
       logger,
       clock: this.clock,
       mailer: this.mailer,
-      queueNames: ['mail', 'market-hours', 'notifications'],
-      // No repeatable schedules: the test fires the market clock itself, at the clock it sets.
-      schedules: [],
+      queueNames: ['mail', 'market-hours', 'notifications', ...(this.options.extraQueueNames ?? [])],
+      // No repeatable schedules unless asked: the test fires the market clock itself, at the clock it sets.
+      schedules: this.options.schedules ?? [],
     });
     return this;
   }
@@ -121,6 +128,8 @@ export class E2eStack {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     await this.runtime?.close();
+    // The alerts workers' index subscribes to alert changes on a connection of its own.
+    if (this.db) await closeAlertIndexes(this.db.dataSource);
     this.mailer?.close();
     await this.workerQueues.close();
     await this.queues.close();
