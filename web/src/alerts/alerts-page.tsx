@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
+import { useNotifications } from '../notifications/notification-provider';
 import { messageOf } from '../session/auth-client';
 import { FREQUENCY_LABELS, conditionSummary, isTechnicalType } from './alert-conditions';
 import { AlertDialog, PLAN_LIMIT_CODE } from './alert-dialog';
@@ -11,6 +12,19 @@ import { formatAlertTime, isExpired } from './alert-time';
 import { deleteAlert, listAlerts, updateAlert, type Alert } from './alerts-client';
 import { ModalDialog } from './modal-dialog';
 import './alerts.css';
+
+/**
+ * A firing of one of the listed alerts that arrived live: the row shows it at once (last
+ * triggered; a `once` alert is now inactive, as the server made it) instead of after a reload.
+ */
+export function applyLiveFirings(alerts: readonly Alert[], firings: ReadonlyMap<number, string>): Alert[] {
+  if (!firings.size) return alerts as Alert[];
+  return alerts.map((alert) => {
+    const at = firings.get(Number(alert.id));
+    if (!at || (alert.lastTriggered && Date.parse(alert.lastTriggered) >= Date.parse(at))) return alert;
+    return { ...alert, lastTriggered: at, isActive: alert.frequency === 'once' ? false : alert.isActive };
+  });
+}
 
 export type AlertStatus = 'active' | 'inactive' | 'expired';
 
@@ -60,6 +74,23 @@ export function AlertsPage() {
   const remember = (event: MouseEvent<HTMLElement>): void => {
     opener.current = event.currentTarget;
   };
+
+  // Alert firings among the live notifications: alert id -> when it fired (the newest).
+  const { notifications } = useNotifications();
+  const firingsKey = notifications
+    .filter((n) => typeof n.details?.alertId === 'number')
+    .map((n) => `${String(n.details?.alertId)}@${new Date(n.timestamp).toISOString()}`)
+    .join(',');
+  useEffect(() => {
+    if (!firingsKey) return;
+    const firings = new Map<number, string>();
+    for (const entry of firingsKey.split(',')) {
+      const [id, at] = entry.split('@');
+      const seen = firings.get(Number(id));
+      if (!seen || seen < at) firings.set(Number(id), at);
+    }
+    setList((current) => (current.state === 'ready' ? { ...current, alerts: applyLiveFirings(current.alerts, firings) } : current));
+  }, [firingsKey]);
 
   useEffect(() => {
     const controller = new AbortController();
