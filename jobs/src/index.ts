@@ -22,3 +22,4 @@ export * from './alerts/index';
 export * from './prices/index';
 export * from './watchlists/index';
 export * from './chart-layouts/index';
+export * from './sources/outbound-guard';

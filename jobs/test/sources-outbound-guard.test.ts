@@ -1,6 +1,6 @@
 import webpush from 'web-push';
 import { PushSender, fixedClock } from '../src';
-import { PrivateAddressError, createPublicOnlyLookup, isPublicAddress, isPublicAddressHost } from '../src/sources/outbound-guard';
+import { PrivateAddressError, createPublicOnlyLookup, isPublicAddress, isPublicAddressHost, productionOutboundUrlProblem } from '../src/sources/outbound-guard';
 import { LocalPushService, browserKeys } from '../src/testing/push-service';
 
 describe('outbound guard (SSRF): only public unicast addresses', () => {
@@ -18,6 +18,14 @@ describe('outbound guard (SSRF): only public unicast addresses', () => {
     expect(isPublicAddressHost('169.254.169.254')).toBe(false);
     expect(isPublicAddressHost('push.example.com')).toBe(true);
     expect(isPublicAddressHost('8.8.4.4')).toBe(true);
+  });
+
+  it('in production, a push endpoint or webhook URL must be https on a host that is not local or private', () => {
+    expect(productionOutboundUrlProblem('https://fcm.googleapis.com/fcm/send/abc')).toBeNull();
+    expect(productionOutboundUrlProblem('http://push.example.com/x')).toBe('must be an https URL');
+    expect(productionOutboundUrlProblem('https://127.0.0.1:8443/push')).toBe('must not point at a loopback or private address');
+    expect(productionOutboundUrlProblem('https://[fd00::1]/push')).toBe('must not point at a loopback or private address');
+    expect(productionOutboundUrlProblem('https://localhost/push')).toBe('must not point at a loopback or private address');
   });
 
   it('refuses a name when any address it resolves to is not public', async () => {

@@ -7,6 +7,7 @@ import {
   readPushEnv,
   resolveVapidKeys,
   loadWatchedSymbols,
+  productionOutboundUrlProblem,
   toClientNotification,
   type ClientNotification,
   type JobQueues,
@@ -53,15 +54,19 @@ const subscriptionBody = z.object({
 const unsubscribeBody = z.object({ endpoint: z.url().max(2000), csrfToken: z.string().optional() });
 
 /**
- * Push services are https. Plain http is accepted only for a push endpoint on this machine outside
- * production (local testing), so a subscription cannot make the workers post to arbitrary http URLs.
+ * Push services are https. In production an endpoint must also not name localhost or a private
+ * address (the same rule as alert webhooks; the push sender checks resolved addresses too). Plain
+ * http is accepted only for a push endpoint on this machine outside production (local testing).
  */
 function checkEndpoint(endpoint: string, production: boolean): void {
   const url = new URL(endpoint);
-  if (url.protocol === 'https:') return;
   const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
-  if (url.protocol === 'http:' && local && !production) return;
-  throw new HttpError(400, 'validation_failed', 'Invalid input: endpoint', [{ field: 'endpoint', message: 'must be an https URL' }]);
+  const problem = production
+    ? productionOutboundUrlProblem(endpoint)
+    : url.protocol === 'https:' || (url.protocol === 'http:' && local)
+      ? null
+      : 'must be an https URL';
+  if (problem) throw new HttpError(400, 'validation_failed', 'Invalid input: endpoint', [{ field: 'endpoint', message: problem }]);
 }
 
 async function unreadCount(dataSource: DataSource, userId: number): Promise<number> {

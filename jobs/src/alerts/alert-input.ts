@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, type CandleInterval } from '../prices/price-source';
-import { isPublicAddressHost } from '../sources/outbound-guard';
+import { productionOutboundUrlProblem } from '../sources/outbound-guard';
 import {
   CHANNEL_CONDITIONS,
   ExactDecimal,
@@ -179,23 +179,14 @@ export function resolveAlertInterval(
   return { interval: requested ?? known ?? DEFAULT_TECHNICAL_INTERVAL };
 }
 
-/** Whether a URL host is localhost or an address literal that is not public (outbound-guard.ts). */
-export function isPrivateWebhookHost(hostname: string): boolean {
-  return !isPublicAddressHost(hostname);
-}
-
 /**
  * In production a webhook must be https and not name a loopback or private address literal, so
- * an alert cannot turn the workers against the hosts beside them. Host names that resolve to such
- * addresses can only be caught when the webhook is sent (the webhook job checks the address it
- * connects to). Outside production, plain http and local hosts are allowed for testing.
+ * an alert cannot turn the workers against the hosts beside them (the webhook job also checks
+ * every address it connects to). Outside production, plain http and local hosts are allowed for testing.
  */
 export function checkWebhookUrl(url: string, options: { production: boolean }): AlertInputIssue | null {
-  if (!options.production) return null;
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') return { field: 'webhookUrl', message: 'must be an https URL' };
-  if (isPrivateWebhookHost(parsed.hostname)) return { field: 'webhookUrl', message: 'must not point at a loopback or private address' };
-  return null;
+  const problem = options.production ? productionOutboundUrlProblem(url) : null;
+  return problem ? { field: 'webhookUrl', message: problem } : null;
 }
 
 /** A webhook signing secret for an alert whose owner set a URL without one (64 hex characters). */

@@ -23,6 +23,18 @@ export function isPublicAddressHost(hostname: string): boolean {
   return ipaddr.isValid(host) ? isPublicAddress(host) : true;
 }
 
+/**
+ * What is wrong with a user-chosen outbound URL in production (push endpoint, webhook), or null:
+ * it must be https and must not name localhost or a non-public address literal. Names that
+ * resolve to private addresses are caught at connect time (`publicOnlyLookup`).
+ */
+export function productionOutboundUrlProblem(url: string): string | null {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:') return 'must be an https URL';
+  if (!isPublicAddressHost(parsed.hostname)) return 'must not point at a loopback or private address';
+  return null;
+}
+
 export class PrivateAddressError extends Error {
   readonly code = 'EPRIVATEADDRESS';
   constructor(host: string, address: string) {

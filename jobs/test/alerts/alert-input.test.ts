@@ -4,11 +4,11 @@ import {
   alertThreshold,
   checkWebhookUrl,
   createAlertBodySchema,
-  isPrivateWebhookHost,
   patchAlertBodySchema,
   resolveAlertInterval,
   type AlertCondition,
 } from '../../src/alerts';
+import { isPublicAddressHost } from '../../src/sources/outbound-guard';
 
 const condition = (value: unknown) => alertConditionSchema.parse(value) as AlertCondition;
 
@@ -74,7 +74,7 @@ describe('alert input', () => {
     ['8.8.8.8', false],
     ['hooks.example.com', false],
   ])('judges %s private: %s', (host, expected) => {
-    expect(isPrivateWebhookHost(host)).toBe(expected);
+    expect(isPublicAddressHost(host)).toBe(!expected);
   });
 
   it('requires https and a public host for webhooks in production only', () => {
