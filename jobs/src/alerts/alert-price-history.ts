@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { priceHistoryKey } from '../prices/price-store';
+import { parsePriceHistoryMember, priceHistoryKey } from '../prices/price-store';
 import type { ParsedHistory } from './alert-index';
 import { decimalToDouble } from './decimal-to-double';
 
@@ -29,11 +29,9 @@ export class SymbolPriceHistory implements ParsedHistory {
   /** Appends `<ms>:<price>` members read after the newest one held (older or repeated ones are skipped). */
   append(members: readonly string[]): void {
     for (const member of members) {
-      const colon = member.indexOf(':');
-      const ms = Number(member.slice(0, colon));
+      const { ms, price: decimal } = parsePriceHistoryMember(member);
       if (!(ms > this.newestMs)) continue;
       if (this.end === this.atMs.length) this.grow();
-      const decimal = member.slice(colon + 1);
       this.atMs[this.end] = ms;
       this.price[this.end] = decimalToDouble(decimal);
       this.decimal[this.end] = decimal;

@@ -40,6 +40,17 @@ export function priceHistoryKey(prefix: string, symbol: string): string {
   return `${prefix}:prices:history:${symbol}`;
 }
 
+/** One history entry: `<ms>:<price>` (the score repeated in the member keeps equal prices at different times distinct). */
+export function priceHistoryMember(ms: number, price: string): string {
+  return `${ms}:${price}`;
+}
+
+/** A history member read back. */
+export function parsePriceHistoryMember(member: string): { ms: number; price: string } {
+  const colon = member.indexOf(':');
+  return { ms: Number(member.slice(0, colon)), price: member.slice(colon + 1) };
+}
+
 export function priceUpdatesChannel(prefix: string): string {
   return `${prefix}:prices`;
 }
@@ -80,7 +91,7 @@ export async function storeQuotes(redis: Redis, prefix: string, quotes: readonly
     const ms = quote.at.getTime();
     const historyKey = priceHistoryKey(prefix, quote.symbol);
     pipeline.hset(key, quote.symbol, JSON.stringify(latest));
-    pipeline.zadd(historyKey, ms, `${ms}:${quote.price}`);
+    pipeline.zadd(historyKey, ms, priceHistoryMember(ms, quote.price));
     pipeline.zremrangebyscore(historyKey, '-inf', ms - PRICE_HISTORY_MS);
     pipeline.pexpire(historyKey, PRICE_HISTORY_MS);
     pipeline.publish(priceUpdatesChannel(prefix), JSON.stringify(latest));
@@ -110,8 +121,8 @@ export async function latestPrices(redis: Redis, prefix: string, symbols: readon
 export async function priceHistory(redis: Redis, prefix: string, symbol: string, sinceMs: number): Promise<{ at: Date; price: string }[]> {
   const members = await redis.zrangebyscore(priceHistoryKey(prefix, symbol), sinceMs, '+inf');
   return members.map((member) => {
-    const colon = member.indexOf(':');
-    return { at: new Date(Number(member.slice(0, colon))), price: member.slice(colon + 1) };
+    const { ms, price } = parsePriceHistoryMember(member);
+    return { at: new Date(ms), price };
   });
 }
 
