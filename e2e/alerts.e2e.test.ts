@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MARKET_SEED, PRICES_SCHEDULES, createProducerConnection, storeQuotes, type Quote } from '@tickerbell/jobs';
 import { testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
 import { linkIn } from '../api/test/support/smtp-capture';
-import { ARTIFACTS_DIR, launchChromium, screenshot } from './support/chromium';
+import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
+import { isApi, recordConsole, submitSignUp, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The alerts journey in real Chromium against the real api, PostgreSQL, Redis and workers: an
@@ -23,16 +22,6 @@ const AUDIO_MESSAGE = 'Bitcoin is above the floor';
 // Wider than the 768 px below which alerts are never spoken.
 const DESKTOP = { width: 1280, height: 900 };
 
-const isApi = (pathname: string, method = 'GET') => (response: Response) =>
-  new URL(response.url()).pathname === pathname && response.request().method() === method;
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 interface Spoken {
   text: string;
@@ -83,8 +72,7 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
   let documentNumber = 0;
   const redis = createProducerConnection(testRedisUrl());
   const email = `katherine.${Date.now().toString(36)}@example.test`;
-  const browserLog: string[] = [];
-  const pageErrors: string[] = [];
+  let consoleLog: ReturnType<typeof recordConsole> | undefined;
   const spoken: Spoken[] = [];
   const checks: CheckAnswer[] = [];
   const shot = (name: string, options?: { fullPage?: boolean }) => screenshot(page, `alerts-${name}`, options);
@@ -123,8 +111,7 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
     });
     await context.addInitScript(SPEECH_RECORDER);
     page = await context.newPage();
-    page.on('console', (message) => browserLog.push(`[${message.type()}] ${message.text()}`));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    consoleLog = recordConsole(page);
     page.on('response', (response) => {
       if (!isApi('/api/alerts/crypto/check', 'POST')(response) || response.status() !== 200) return;
       const document = documentNumber;
@@ -136,8 +123,7 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
   });
 
   afterAll(async () => {
-    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    fs.writeFileSync(path.join(ARTIFACTS_DIR, 'alerts-console.log'), [...browserLog, ...pageErrors.map((e) => `[pageerror] ${e}`)].join('\n') + '\n');
+    consoleLog?.save('alerts-console.log');
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     redis.disconnect();
@@ -145,14 +131,7 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
   });
 
   it('signs up, verifies the address from the mail, and signs in', async () => {
-    await page.goto('/sign-up');
-    const signUp = page.getByRole('form', { name: 'Create account' });
-    await signUp.getByLabel('Name').fill(NAME);
-    await signUp.getByLabel('Email').fill(email);
-    await signUp.getByLabel('Password').fill(PASSWORD);
-    const created = page.waitForResponse(isApi('/api/auth/signup', 'POST'));
-    await signUp.getByRole('button', { name: 'Create Account' }).click();
-    expect((await created).status()).toBe(201);
+    expect(await submitSignUp(page, { name: NAME, email, password: PASSWORD })).toBe(201);
 
     const mail = await stack.smtp.waitFor(email, /Confirm your email/, 20_000);
     await page.goto(linkIn(mail, stack.url('/api/auth/verify-email')).toString());
@@ -344,6 +323,6 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
   });
 
   it('raised no uncaught error in the page', () => {
-    expect(pageErrors).toEqual([]);
+    expect(consoleLog?.pageErrors).toEqual([]);
   });
 });

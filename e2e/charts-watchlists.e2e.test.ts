@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MARKET_SEED, createProducerConnection, storeQuotes, type Quote } from '@tickerbell/jobs';
 import { testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
-import { ARTIFACTS_DIR, launchChromium, screenshot } from './support/chromium';
+import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
+import { isApi, recordConsole, submitSignUp, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The watchlists and chart screens in real Chromium against the real api, PostgreSQL and Redis:
@@ -15,16 +14,6 @@ const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1280, height: 900 };
 const HOUR = 3_600_000;
 
-const isApi = (pathname: string, method = 'GET') => (response: Response) =>
-  new URL(response.url()).pathname === pathname && response.request().method() === method;
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Pixels of the chart's canvases that differ from the background (the top-left pixel of each):
@@ -57,8 +46,7 @@ describe('watchlists and charts end to end: real Chromium, api, PostgreSQL and R
   let watchlistId: number;
   const redis = createProducerConnection(testRedisUrl());
   const email = `grace.${Date.now().toString(36)}@example.test`;
-  const browserLog: string[] = [];
-  const pageErrors: string[] = [];
+  let consoleLog: ReturnType<typeof recordConsole> | undefined;
   const now = Date.now();
   const shot = (name: string) => screenshot(page, `charts-watchlists-${name}`);
 
@@ -102,13 +90,11 @@ describe('watchlists and charts end to end: real Chromium, api, PostgreSQL and R
 
     context = await browser.newContext({ viewport: DESKTOP, baseURL: stack.baseUrl });
     page = await context.newPage();
-    page.on('console', (message) => browserLog.push(`[${message.type()}] ${message.text()}`));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    consoleLog = recordConsole(page);
   });
 
   afterAll(async () => {
-    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    fs.writeFileSync(path.join(ARTIFACTS_DIR, 'charts-watchlists-console.log'), [...browserLog, ...pageErrors.map((e) => `[pageerror] ${e}`)].join('\n') + '\n');
+    consoleLog?.save('charts-watchlists-console.log');
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     redis.disconnect();
@@ -116,14 +102,7 @@ describe('watchlists and charts end to end: real Chromium, api, PostgreSQL and R
   });
 
   it('signs up and signs in', async () => {
-    await page.goto('/sign-up');
-    const signUp = page.getByRole('form', { name: 'Create account' });
-    await signUp.getByLabel('Name').fill(NAME);
-    await signUp.getByLabel('Email').fill(email);
-    await signUp.getByLabel('Password').fill(PASSWORD);
-    const created = page.waitForResponse(isApi('/api/auth/signup', 'POST'));
-    await signUp.getByRole('button', { name: 'Create Account' }).click();
-    expect((await created).status()).toBe(201);
+    expect(await submitSignUp(page, { name: NAME, email, password: PASSWORD })).toBe(201);
     // The verification mail itself is covered by web-client.e2e.test.ts.
     await stack.db.dataSource.query('UPDATE users SET is_verified = true WHERE email = $1', [email]);
     const [row]: { id: number }[] = await stack.db.dataSource.query('SELECT id FROM users WHERE email = $1', [email]);
@@ -266,6 +245,6 @@ describe('watchlists and charts end to end: real Chromium, api, PostgreSQL and R
   });
 
   it('raised no uncaught error in the page', () => {
-    expect(pageErrors).toEqual([]);
+    expect(consoleLog?.pageErrors).toEqual([]);
   });
 });

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { linkIn } from '../api/test/support/smtp-capture';
-import { ARTIFACTS_DIR, launchChromium, pngSize, screenshot } from './support/chromium';
+import { launchChromium, pngSize, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
+import { isApi, recordConsole, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // A Monday, 07:50 in London (GMT): the LSE opens at 08:00, so its "opening soon" event is due. The
@@ -14,17 +13,6 @@ const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 375, height: 812 };
 
-/** Polls a real condition (not the DOM) until it holds. */
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const isApi = (pathname: string, method = 'GET') => (response: Response) =>
-  new URL(response.url()).pathname === pathname && response.request().method() === method;
 
 describe('web client end to end: real Chromium, api, workers, PostgreSQL and Redis', () => {
   let stack: E2eStack;
@@ -34,8 +22,7 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
   let userId: number;
   let notificationTitle = '';
   const email = `ada.${Date.now().toString(36)}@example.test`;
-  const browserLog: string[] = [];
-  const pageErrors: string[] = [];
+  let consoleLog: ReturnType<typeof recordConsole> | undefined;
 
   const shot = async (name: string, options?: { fullPage?: boolean }) => {
     await screenshot(page, name, options);
@@ -55,13 +42,11 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
     await stack.start();
     context = await browser.newContext({ viewport: DESKTOP, baseURL: stack.baseUrl });
     page = await context.newPage();
-    page.on('console', (message) => browserLog.push(`[${message.type()}] ${message.text()}`));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    consoleLog = recordConsole(page);
   });
 
   afterAll(async () => {
-    fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    fs.writeFileSync(path.join(ARTIFACTS_DIR, 'browser-console.log'), [...browserLog, ...pageErrors.map((e) => `[pageerror] ${e}`)].join('\n') + '\n');
+    consoleLog?.save('browser-console.log');
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     await stack?.stop();
@@ -298,6 +283,6 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
   });
 
   it('raised no uncaught error in the page during the whole journey', () => {
-    expect(pageErrors).toEqual([]);
+    expect(consoleLog?.pageErrors).toEqual([]);
   });
 });
