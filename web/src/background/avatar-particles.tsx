@@ -4,12 +4,10 @@ import {
   AVATAR_PARTICLE_LOOK,
   areaScaledCount,
   createParticles,
-  shouldDrawFrame,
   stepParticles,
   type Particle,
 } from './particle-field';
-
-const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+import { prefersReducedMotion, startFrameLoop } from './frame-loop';
 
 interface Layer {
   colour: string;
@@ -52,21 +50,11 @@ export function AvatarParticles() {
       }
     };
     draw();
-    if (typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches) return;
-
-    let frame = 0;
-    let last = performance.now();
-    const tick = (time: number): void => {
-      frame = requestAnimationFrame(tick);
-      const elapsed = time - last;
-      if (!shouldDrawFrame(elapsed)) return;
-      last = time;
-      const step = Math.min(elapsed, 100);
-      layers = layers.map((layer) => ({ ...layer, particles: stepParticles(layer.particles, step, width, height) }));
+    if (prefersReducedMotion()) return;
+    return startFrameLoop((elapsed) => {
+      layers = layers.map((layer) => ({ ...layer, particles: stepParticles(layer.particles, elapsed, width, height) }));
       draw();
-    };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
+    });
   }, []);
 
   return <canvas ref={canvasRef} className="avatar__particles" aria-hidden="true" data-testid="avatar-particles" />;

@@ -1,11 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { PARTICLE_SETTINGS, addParticlesAt, createParticles, shouldDrawFrame, stepParticles, type Particle } from './particle-field';
-
-const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
-}
+import { prefersReducedMotion, startFrameLoop } from './frame-loop';
+import { PARTICLE_SETTINGS, addParticlesAt, createParticles, stepParticles, type Particle } from './particle-field';
 
 function draw(context: CanvasRenderingContext2D, particles: readonly Particle[], width: number, height: number): void {
   context.fillStyle = PARTICLE_SETTINGS.background;
@@ -56,21 +51,15 @@ export function ParticleBackground() {
     host.addEventListener('click', onClick);
     window.addEventListener('resize', resize);
 
-    let frame = 0;
-    let last = performance.now();
-    const tick = (time: number): void => {
-      frame = requestAnimationFrame(tick);
-      const elapsed = time - last;
-      if (!shouldDrawFrame(elapsed)) return;
-      last = time;
-      // A background tab pauses frames; do not jump particles across the screen on return.
-      particles = stepParticles(particles, Math.min(elapsed, 100), width, height);
-      draw(context, particles, width, height);
-    };
-    if (!still) frame = requestAnimationFrame(tick);
+    const stop = still
+      ? () => undefined
+      : startFrameLoop((elapsed) => {
+          particles = stepParticles(particles, elapsed, width, height);
+          draw(context, particles, width, height);
+        });
 
     return () => {
-      cancelAnimationFrame(frame);
+      stop();
       host.removeEventListener('click', onClick);
       window.removeEventListener('resize', resize);
     };
