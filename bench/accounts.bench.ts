@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
-import { createDataSource, runMigrations } from '@tickerbell/entities';
+import { runMigrations } from '@tickerbell/entities';
 import { JobQueues, createProducerConnection } from '@tickerbell/jobs';
 import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
 import { createApp } from '../api/src/app';
 import { loadApiConfig } from '../api/src/config';
 import { hashPassword, verifyPassword } from '../api/src/accounts/password-hash';
-import { adminQuery, type Benchmark, type BenchRow } from './bench';
+import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
 
 function percentile(sorted: number[], p: number): number {
@@ -44,11 +44,8 @@ export const accountsBench: Benchmark = {
     rows.push(await measure('argon2id verify', 40, 1, () => verifyPassword(hash, 'correct horse battery staple')));
     rows.push(await measure('argon2id verify', 80, 4, () => verifyPassword(hash, 'correct horse battery staple')));
 
-    const name = `tb_bench_accounts_${randomBytes(4).toString('hex')}`;
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${name}`;
-    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
-    const dataSource = createDataSource({ url: url.toString(), poolSize: 10, applicationName: 'tickerbell-bench-accounts' });
+    const database = await benchDatabase(pgAdminUrl, 'accounts', 10);
+    const { dataSource } = database;
     const prefix = `tb-bench-${randomBytes(4).toString('hex')}`;
     const redis = createProducerConnection(redisUrl);
     const queues = new JobQueues(redis, prefix);
@@ -56,7 +53,7 @@ export const accountsBench: Benchmark = {
       await dataSource.initialize();
       await runMigrations(dataSource);
       await dataSource.query(`INSERT INTO users (email, password_hash, is_verified) VALUES ('bench@example.com', $1, true)`, [hash]);
-      const config = loadApiConfig({ DATABASE_URL: url.toString(), REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+      const config = loadApiConfig({ DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
       const app = createApp({ config, dataSource, redis, queues, logger: pino({ level: 'silent' }) });
       const server = app.listen(0, '127.0.0.1');
       try {
@@ -72,8 +69,7 @@ export const accountsBench: Benchmark = {
       await queues.close();
       redis.disconnect();
       await deleteKeysWithPrefix(redisUrl, prefix);
-      if (dataSource.isInitialized) await dataSource.destroy();
-      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await database.drop();
     }
     return rows;
   },

@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { createDataSource, runMigrations } from '@tickerbell/entities';
+import { runMigrations } from '@tickerbell/entities';
 import {
   HANDLERS,
   JOB_NAMES,
@@ -16,7 +16,7 @@ import {
 import { LocalPushService, browserKeys, decryptPushMessage, type ReceivedPush } from '@tickerbell/jobs/src/testing/push-service';
 import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
 import { startWorkers } from '../workers/src/runtime';
-import { adminQuery, type Benchmark, type BenchRow } from './bench';
+import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
 const SYMBOLS = 100;
 const ALERTS_PER_SYMBOL = 10;
@@ -40,11 +40,8 @@ export const alertsE2eBench: Benchmark = {
   name: 'alerts-e2e',
   description: `Alerts end to end: ${((SYMBOLS_PER_TICK * ALERTS_PER_SYMBOL * 1000) / TICK_MS).toLocaleString('en-US')} triggers/s for ${SECONDS} s, price update -> notification row and push request`,
   async run({ redisUrl, pgAdminUrl }) {
-    const name = `tb_bench_alerts_${randomBytes(4).toString('hex')}`;
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${name}`;
-    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
-    const dataSource = createDataSource({ url: url.toString(), poolSize: 10, applicationName: 'tickerbell-bench-alerts' });
+    const database = await benchDatabase(pgAdminUrl, 'alerts', 10);
+    const { dataSource } = database;
     const prefix = `tb-bench-${randomUUID()}`;
     const service = new LocalPushService();
     const connection = createWorkerConnection(redisUrl);
@@ -175,8 +172,7 @@ export const alertsE2eBench: Benchmark = {
       queueConnection.disconnect();
       subscriber.disconnect();
       await service.stop();
-      if (dataSource.isInitialized) await dataSource.destroy();
-      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await database.drop();
       await deleteKeysWithPrefix(redisUrl, prefix);
     }
     return rows;

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@tickerbell/entities';
 /** What every benchmark gets and returns. Benchmarks run on real Redis/PostgreSQL, never in `npm test`. */
 export interface BenchContext {
   redisUrl: string;
@@ -31,7 +34,7 @@ export function formatTable(rows: BenchRow[]): string {
 }
 
 /** One statement on the admin connection (CREATE / DROP DATABASE of a benchmark's own database). */
-export async function adminQuery(url: string, sql: string): Promise<void> {
+async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -39,4 +42,24 @@ export async function adminQuery(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A benchmark's own empty database `tb_bench_<label>_<random>` (not yet initialised or migrated);
+ * `drop` closes the data source and drops the database, whatever state the run reached.
+ */
+export async function benchDatabase(pgAdminUrl: string, label: string, poolSize: number): Promise<{ dataSource: DataSource; url: string; drop(): Promise<void> }> {
+  const name = `tb_bench_${label}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
+  const dataSource = createDataSource({ url: url.toString(), poolSize, applicationName: `tickerbell-bench-${label}` });
+  return {
+    dataSource,
+    url: url.toString(),
+    async drop() {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
 }

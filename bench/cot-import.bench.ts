@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { createDataSource, runMigrations } from '@tickerbell/entities';
+import { runMigrations } from '@tickerbell/entities';
 import { TFF_COLUMNS, importCotRows, openCotFile, recomputeCotAnalyticsFor } from '@tickerbell/jobs';
-import { adminQuery, type Benchmark, type BenchRow } from './bench';
+import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
 const SAMPLE = join(__dirname, '../jobs/test/fixtures/cot/cftc_tff_futures_only_2022_sample.csv');
 const INSTRUMENTS = 80;
@@ -67,11 +66,8 @@ export const cotImportBenchmark: Benchmark = {
   description: `COT: import and analyse ${WEEKS} weekly reports x ${INSTRUMENTS} instruments (one TFF CSV), then import it again (idempotent)`,
   async run({ pgAdminUrl }) {
     const dir = await mkdtemp(join(tmpdir(), 'tb-bench-cot-'));
-    const name = `tb_bench_cot_${randomBytes(4).toString('hex')}`;
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${name}`;
-    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
-    const dataSource = createDataSource({ url: url.toString(), poolSize: 4, applicationName: 'tickerbell-bench-cot' });
+    const database = await benchDatabase(pgAdminUrl, 'cot', 4);
+    const { dataSource } = database;
     const rows: BenchRow[] = [];
     try {
       await dataSource.initialize();
@@ -100,8 +96,7 @@ export const cotImportBenchmark: Benchmark = {
       if (again.positions.inserted + again.positions.updated !== 0) throw new Error('the second import changed positions');
       rows.push({ scenario: 'import again (all unchanged)', rows: again.rows, seconds: againSeconds, 'rows/s': again.rows / againSeconds });
     } finally {
-      if (dataSource.isInitialized) await dataSource.destroy();
-      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     }
     return rows;

@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { createDataSource, runMigrations } from '@tickerbell/entities';
+import { runMigrations } from '@tickerbell/entities';
 import {
   BUNDLED_EXCHANGE_CALENDARS_PATH,
   JobQueues,
@@ -14,7 +14,7 @@ import {
 import { LocalPushService, browserKeys, decryptPushMessage } from '@tickerbell/jobs/src/testing/push-service';
 import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
 import { startWorkers } from '../workers/src/runtime';
-import { adminQuery, type Benchmark, type BenchRow } from './bench';
+import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
 const USERS = 10_000;
 
@@ -30,11 +30,8 @@ export const notificationsBench: Benchmark = {
   name: 'notifications',
   description: `Notifications: one market event fanned out to ${USERS.toLocaleString('en-US')} followers (rows, stream events, web pushes to a local push service)`,
   async run({ redisUrl, pgAdminUrl }) {
-    const name = `tb_bench_notifications_${randomBytes(4).toString('hex')}`;
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${name}`;
-    await adminQuery(pgAdminUrl, `CREATE DATABASE "${name}"`);
-    const dataSource = createDataSource({ url: url.toString(), poolSize: 10, applicationName: 'tickerbell-bench-notifications' });
+    const database = await benchDatabase(pgAdminUrl, 'notifications', 10);
+    const { dataSource } = database;
     const prefix = `tb-bench-${randomUUID()}`;
     const service = new LocalPushService();
     const connection = createWorkerConnection(redisUrl);
@@ -105,8 +102,7 @@ export const notificationsBench: Benchmark = {
       queueConnection.disconnect();
       subscriber.disconnect();
       await service.stop();
-      if (dataSource.isInitialized) await dataSource.destroy();
-      await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await database.drop();
       await deleteKeysWithPrefix(redisUrl, prefix);
     }
     return rows;
