@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { runMigrations } from '@tickerbell/entities';
 import { JobQueues, createProducerConnection } from '@tickerbell/jobs';
-import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
+import { deleteKeysWithPrefix } from '@tickerbell/jobs/testing/test-redis';
 import { createApp } from '../api/src/app';
 import { loadApiConfig } from '../api/src/config';
 import { hashPassword, verifyPassword } from '../api/src/accounts/password-hash';

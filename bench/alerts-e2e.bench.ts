@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { runMigrations } from '@tickerbell/entities';
-import {
-  HANDLERS,
-  JOB_NAMES,
-  JobQueues,
-  closeAlertIndexes,
-  closePushSenders,
-  createWorkerConnection,
-  defineHandler,
-  notificationChannel,
-  storeQuotes,
-  type JobHandler,
-} from '@tickerbell/jobs';
-import { LocalPushService, browserKeys, decryptPushMessage, type ReceivedPush } from '@tickerbell/jobs/src/testing/push-service';
-import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
+import { JobQueues, createWorkerConnection } from '@tickerbell/jobs';
+import { notificationChannel } from '@tickerbell/jobs/notifications';
+import { storeQuotes } from '@tickerbell/jobs/prices';
+import { LocalPushService, browserKeys, decryptPushMessage, type ReceivedPush } from '@tickerbell/jobs/testing/push-service';
+import { deleteKeysWithPrefix } from '@tickerbell/jobs/testing/test-redis';
 import { startWorkers } from '../workers/src/runtime';
 import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
@@ -77,21 +68,11 @@ export const alertsE2eBench: Benchmark = {
       const pushes: ReceivedPush[] = [];
       service.onPush = (push) => pushes.push(push);
 
-      // The jobs whose handlers are not in this process's queues still need one for the start-up check.
-      const handlers: JobHandler[] = [
-        ...HANDLERS,
-        ...JOB_NAMES.filter((n) => !HANDLERS.some((h) => h.name === n)).map((n) =>
-          defineHandler(n, async () => {
-            throw new Error(`${n} is not run by this benchmark`);
-          }),
-        ),
-      ];
       const runtime = await startWorkers({
         dataSource,
         connection,
         queues,
         logger: pino({ level: 'silent' }),
-        handlers,
         queueNames: ['alerts', 'notifications'],
         schedules: [],
       });
@@ -165,8 +146,6 @@ export const alertsE2eBench: Benchmark = {
         'push p99 ms': percentile(pushLatencies, 0.99),
       });
     } finally {
-      await closeAlertIndexes();
-      await closePushSenders();
       await queues.close();
       connection.disconnect();
       queueConnection.disconnect();

@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
-import { AlertIndex, matchByFullScan, parseHistory, type IndexedAlert, type PricePoint, type PriceTick } from '@tickerbell/jobs';
-import { randomAlertCondition, seededRandom } from '@tickerbell/jobs/src/alerts/alert-index.testing';
+import { AlertIndex, matchByFullScan, parseHistory, type IndexedAlert, type PricePoint, type PriceTick } from '@tickerbell/jobs/alerts';
+import { randomAlertCondition, seededRandom } from '@tickerbell/jobs/testing/alert-conditions';
 import type { Benchmark, BenchRow } from './bench';
 
 const ALERTS = 1_000_000;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { createWorkerConnection } from '@tickerbell/jobs';
-import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
+import { deleteKeysWithPrefix } from '@tickerbell/jobs/testing/test-redis';
 import type { Benchmark, BenchRow } from './bench';
 
 const ADD_JOBS = 20000;

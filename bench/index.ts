@@ -5,7 +5,7 @@ import { resolvePostgresServer, type PostgresServer } from '../scripts/infra/pos
 import { resolveRedis, type RedisServer } from '../scripts/infra/redis';
 import { formatTable, type Benchmark } from './bench';
 import { bullmqBaseline } from './bullmq-baseline.bench';
-import { cotImportBenchmark } from './cot-import.bench';
+import { cotImportBenchmark } from './cot.bench';
 import { marketHoursBench } from './market-hours.bench';
 import { alertsIndexBench } from './alerts-index.bench';
 import { accountsBench } from './accounts.bench';

@@ -1,11 +1,4 @@
-import {
-  BUNDLED_EXCHANGE_CALENDARS_PATH,
-  calendarsFromFile,
-  dueMarketEvents,
-  marketStatusAt,
-  readExchangeCalendarFile,
-  sessionsBetween,
-} from '@tickerbell/jobs';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, calendarsFromFile, dueMarketEvents, marketStatusAt, readExchangeCalendarFile, sessionsBetween } from '@tickerbell/jobs/market-hours';
 import type { Benchmark, BenchRow } from './bench';
 
 function measure(scenario: string, iterations: number, run: (i: number) => void): BenchRow {

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { runMigrations } from '@tickerbell/entities';
-import {
-  BUNDLED_EXCHANGE_CALENDARS_PATH,
-  JobQueues,
-  closePushSenders,
-  createWorkerConnection,
-  fixedClock,
-  importExchangeCalendarFile,
-  notificationChannel,
-  readExchangeCalendarFile,
-} from '@tickerbell/jobs';
-import { LocalPushService, browserKeys, decryptPushMessage } from '@tickerbell/jobs/src/testing/push-service';
-import { deleteKeysWithPrefix } from '@tickerbell/jobs/src/testing/test-redis';
+import { JobQueues, createWorkerConnection, fixedClock } from '@tickerbell/jobs';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendarFile, readExchangeCalendarFile } from '@tickerbell/jobs/market-hours';
+import { notificationChannel } from '@tickerbell/jobs/notifications';
+import { LocalPushService, browserKeys, decryptPushMessage } from '@tickerbell/jobs/testing/push-service';
+import { deleteKeysWithPrefix } from '@tickerbell/jobs/testing/test-redis';
 import { startWorkers } from '../workers/src/runtime';
 import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
@@ -96,7 +89,6 @@ export const notificationsBench: Benchmark = {
         'p99 ms': percentile(latencies, 0.99),
       });
     } finally {
-      await closePushSenders();
       await queues.close();
       connection.disconnect();
       queueConnection.disconnect();

@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { MARKET_SEED, createProducerConnection, storeQuotes, type Quote } from '@tickerbell/jobs';
-import { testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
+import { createProducerConnection } from '@tickerbell/jobs';
+import { storeQuotes, type Quote } from '@tickerbell/jobs/prices';
+import { MARKET_SEED } from '@tickerbell/jobs/seeds';
+import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
 import { isApi, recordConsole, submitSignUp, waitUntil } from './support/journey';

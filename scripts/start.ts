@@ -2,7 +2,7 @@
 // seeds demo data once, starts the api, the workers and the web client, and stops it all on Ctrl-C.
 import path from 'node:path';
 import { createDataSource, runMigrations } from '@tickerbell/entities';
-import { runSeeds } from '@tickerbell/jobs';
+import { runSeeds } from '@tickerbell/jobs/seeds';
 import { loadDotEnv } from './env-file';
 import { info, InfraError } from './infra/log';
 import { REPO_ROOT } from './infra/paths';

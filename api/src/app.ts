@@ -14,9 +14,13 @@ import { adminQueuesRoutes } from './admin/queues.routes';
 import { alertsRoutes } from './alerts/alerts.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
+import { openapiRoutes } from './http/openapi.routes';
+import { API_ROUTES } from './route-table';
+import apiPackage from '../package.json';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { rejectMalformedInput } from './http/input';
 import { marketHoursRoutes } from './market-hours/market-hours.routes';
-import { marketsRoutes } from './markets/markets.routes';
+import { pricesRoutes } from './prices/prices.routes';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
@@ -65,16 +69,19 @@ export function createApp(deps: AppDeps): Express {
   app.use(helmet());
   app.use(express.json({ limit: config.BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT }));
+  // Input no route can use (bad escapes, NUL) is a 400 naming where it is, before any route runs.
+  app.use(rejectMalformedInput);
   app.use(accounts.csrf);
 
   app.use('/api', healthRoutes(deps));
+  app.use('/api', openapiRoutes(API_ROUTES, { title: 'Tickerbell API', version: apiPackage.version }));
   app.use('/api', statusRoutes(deps));
   app.use('/api', accounts.routes);
   app.use('/api', marketHoursRoutes(deps));
   app.use('/api', notificationsRoutes(deps));
   app.use('/api', cotRoutes(deps));
   app.use('/api', cotFollowsRoutes(deps));
-  app.use('/api', marketsRoutes(deps));
+  app.use('/api', pricesRoutes(deps));
   app.use('/api', contactRoutes(deps));
   app.use('/api', alertsRoutes(deps));
   app.use('/api', watchlistsRoutes(deps));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, DEFAULT_ALERTS_PLAN_LIMITS, commonEnvSchema, parseAlertPlanLimits, parseEnv, pushEnvSchema, readPushEnv } from '@tickerbell/jobs';
+import { ConfigError, commonEnvSchema, loadProcessConfig } from '@tickerbell/jobs';
 import { accountsEnvSchema, checkAccountsEnv } from './accounts/accounts.config';
 
 export const apiEnvSchema = commonEnvSchema.extend({
@@ -14,28 +14,19 @@ export const apiEnvSchema = commonEnvSchema.extend({
   ADMIN_QUEUES_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Built web client to serve (web/dist); unset to serve the api only. */
   WEB_DIST_DIR: z.string().optional(),
-  /** Most active alerts per plan (plan=limit, comma-separated; `free` is required: users without a subscription). */
-  ALERTS_PLAN_LIMITS: z
-    .string()
-    .default(DEFAULT_ALERTS_PLAN_LIMITS)
-    .transform((text, ctx) => {
-      try {
-        return parseAlertPlanLimits(text);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
   ...accountsEnvSchema.shape,
-  ...pushEnvSchema.shape,
 });
 
-export type ApiConfig = z.infer<typeof apiEnvSchema>;
-
-export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
-  const config = parseEnv(apiEnvSchema, env, 'api');
+/**
+ * The api's variables and every domain's (COT, prices, alerts, push, ...), validated together at
+ * start: a ConfigError names every bad variable. The api runs no domain, but it refuses a
+ * configuration the workers beside it would refuse.
+ */
+export function loadApiConfig(env: Record<string, string | undefined> = process.env) {
+  const { config } = loadProcessConfig(apiEnvSchema, env, 'api');
   const issues = checkAccountsEnv(config);
   if (issues.length) throw new ConfigError(issues, 'api');
-  readPushEnv(env, 'api');
   return config;
 }
+
+export type ApiConfig = ReturnType<typeof loadApiConfig>;

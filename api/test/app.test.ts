@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { JobQueues, createProducerConnection } from '@tickerbell/jobs';
-import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
+import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/config';
 import { HttpError, errorHandler } from '../src/http/errors';

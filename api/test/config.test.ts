@@ -12,11 +12,19 @@ describe('api configuration', () => {
 
   it('names each bad variable', () => {
     try {
-      loadApiConfig({ ...base, PORT: '70000', ADMIN_QUEUES_TOKEN: 'short', BODY_LIMIT: 'lots' });
+      loadApiConfig({ ...base, PORT: '70000', ADMIN_QUEUES_TOKEN: 'short', BODY_LIMIT: 'lots', COT_LOOKBACK: '30', PRICES_TIMEOUT_MS: '1', ALERTS_PLAN_LIMITS: 'pro=5' });
       throw new Error('expected a ConfigError');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
-      expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual(['ADMIN_QUEUES_TOKEN', 'BODY_LIMIT', 'PORT']);
+      // The api's own variables and every domain's, in one message.
+      expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual([
+        'ADMIN_QUEUES_TOKEN',
+        'ALERTS_PLAN_LIMITS',
+        'BODY_LIMIT',
+        'COT_LOOKBACK',
+        'PORT',
+        'PRICES_TIMEOUT_MS',
+      ]);
     }
   });
 
@@ -25,15 +33,32 @@ describe('api configuration', () => {
     expect(() => loadApiConfig({ ...base, VAPID_SUBJECT: 'admin@example.com' })).toThrow(/VAPID_SUBJECT: must start with mailto: or https:\/\//);
   });
 
-  it('the api process exits non-zero with the message when configuration is bad', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+  const startApi = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
       cwd: path.resolve(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH, ...base, PORT: 'eighty' },
+      env: { PATH: process.env.PATH, ...base, ...env },
       encoding: 'utf8',
       timeout: 30000,
     });
+
+  it('the api process exits non-zero with the message when configuration is bad', () => {
+    const result = startApi({ PORT: 'eighty' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Invalid configuration for api');
     expect(result.stderr).toMatch(/PORT: /);
+  });
+
+  it('the api process exits 1 at start on one bad domain variable (COT, prices), naming it', () => {
+    // Unreachable database and Redis: only a check made before connecting can produce this exit.
+    for (const [variable, value, message] of [
+      ['COT_LOOKBACK', '30', /COT_LOOKBACK: one of 26, 52, 156/],
+      ['PRICES_SOURCE', 'invented', /PRICES_SOURCE: /],
+    ] as const) {
+      const result = startApi({ [variable]: value });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('Invalid configuration for api');
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.match(/^ {2}\w+: /gm)).toHaveLength(1);
+    }
   });
 });

@@ -4,22 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import {
-  BUNDLED_EXCHANGE_CALENDARS_PATH,
-  JobQueues,
-  closeAlertIndexes,
-  createMailer,
-  createProducerConnection,
-  createWorkerConnection,
-  fixedClock,
-  importExchangeCalendarFile,
-  notificationChannel,
-  readExchangeCalendarFile,
-  type Mailer,
-  type QueueName,
-  type ScheduleDefinition,
-} from '@tickerbell/jobs';
-import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl, waitForQueuesIdle } from '@tickerbell/jobs/src/testing/test-redis';
+import { JobQueues, createProducerConnection, createWorkerConnection, fixedClock, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
+import { closeAlertIndexes } from '@tickerbell/jobs/alerts';
+import { createMailer, type Mailer } from '@tickerbell/jobs/mail';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendarFile, readExchangeCalendarFile } from '@tickerbell/jobs/market-hours';
+import { notificationChannel } from '@tickerbell/jobs/notifications';
+import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl, waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
 import { createApp } from '../../api/src/app';
 import { loadApiConfig } from '../../api/src/config';
 import { SmtpCapture } from '../../api/test/support/smtp-capture';

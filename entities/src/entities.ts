@@ -3,7 +3,7 @@ import { Alert, AlertLog } from './alerts';
 import { Price, Product, Subscription, SubscriptionEvent } from './billing';
 import { ChatMessage, ChatNotification, ChatRoom, ChatRoomMember, MessageReaction, UserChatPreferences } from './chat';
 import { CotAnalytics, CotFollow, CotInstrument, CotPosition, CotReport } from './cot';
-import { Exchange, ExchangeCalendarDay, ExchangeFollow } from './exchanges';
+import { Exchange, ExchangeCalendarDay, ExchangeFollow } from './market-hours';
 import {
   InsiderTradingAnalytics,
   InsiderTradingCompany,

@@ -13,6 +13,6 @@ export * from './lockups';
 export * from './insiders';
 export * from './yields';
 export * from './notifications';
-export * from './exchanges';
+export * from './market-hours';
 export * from './contact';
 export * from './system';

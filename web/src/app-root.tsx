@@ -4,7 +4,7 @@ import { lazyComponent } from './lazy-component';
 import { NotificationProvider } from './notifications/notification-provider';
 import { useNotificationStream } from './notifications/use-notification-stream';
 import { usePwaInstallTracking } from './pwa/use-pwa-install';
-import { SessionProvider, useSession } from './session/session-provider';
+import { SessionProvider, useSession } from './accounts/session-provider';
 import { ThemeProvider } from './theme/theme-provider';
 
 // Toasts are for signed-in visitors: their code stays out of the public pages' initial bundle.

@@ -5,14 +5,14 @@ import { lazyComponent } from './lazy-component';
 import { HomePage } from './pages/home-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RouteErrorPage } from './pages/route-error-page';
-import { RequireSession } from './session/require-session';
+import { RequireSession } from './accounts/require-session';
 
 // Only the home page is in the initial bundle; every other page loads on demand.
 const StatusPage = lazyComponent(() => import('./status/status-page').then((m) => m.StatusPage));
 const FeaturesPage = lazyComponent(() => import('./pages/features-page').then((m) => m.FeaturesPage));
 const PricingPage = lazyComponent(() => import('./pages/pricing-page').then((m) => m.PricingPage));
 const ResearchPage = lazyComponent(() => import('./pages/research-page').then((m) => m.ResearchPage));
-const ResearchCotPage = lazyComponent(() => import('./pages/research-cot-page').then((m) => m.ResearchCotPage));
+const ResearchCotPage = lazyComponent(() => import('./cot/research-cot-page').then((m) => m.ResearchCotPage));
 // Both COT screens share one chunk (cot/cot-pages), public and in the dashboard.
 const CotScreenerPage = lazyComponent(() => import('./cot/cot-pages').then((m) => m.CotScreenerPage));
 const CotInstrumentPage = lazyComponent(() => import('./cot/cot-pages').then((m) => m.CotInstrumentPage));
@@ -21,22 +21,22 @@ const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) =>
 const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
 const FaqPage = lazyComponent(() => import('./pages/faq-page').then((m) => m.FaqPage));
 const HelpPage = lazyComponent(() => import('./pages/help-page').then((m) => m.HelpPage));
-const ContactPage = lazyComponent(() => import('./pages/contact-page').then((m) => m.ContactPage));
+const ContactPage = lazyComponent(() => import('./contact/contact-page').then((m) => m.ContactPage));
 const PrivacyPage = lazyComponent(() => import('./pages/legal-pages').then((m) => m.PrivacyPage));
 const TermsPage = lazyComponent(() => import('./pages/legal-pages').then((m) => m.TermsPage));
 const CookiesPage = lazyComponent(() => import('./pages/legal-pages').then((m) => m.CookiesPage));
 
-const SignInPage = lazyComponent(() => import('./auth/sign-in-page').then((m) => m.SignInPage));
-const SignUpPage = lazyComponent(() => import('./auth/sign-up-page').then((m) => m.SignUpPage));
-const VerifyEmailPage = lazyComponent(() => import('./auth/token-pages').then((m) => m.VerifyEmailPage));
-const ForgotPasswordPage = lazyComponent(() => import('./auth/token-pages').then((m) => m.ForgotPasswordPage));
-const ResetPasswordPage = lazyComponent(() => import('./auth/token-pages').then((m) => m.ResetPasswordPage));
+const SignInPage = lazyComponent(() => import('./accounts/sign-in-page').then((m) => m.SignInPage));
+const SignUpPage = lazyComponent(() => import('./accounts/sign-up-page').then((m) => m.SignUpPage));
+const VerifyEmailPage = lazyComponent(() => import('./accounts/token-pages').then((m) => m.VerifyEmailPage));
+const ForgotPasswordPage = lazyComponent(() => import('./accounts/token-pages').then((m) => m.ForgotPasswordPage));
+const ResetPasswordPage = lazyComponent(() => import('./accounts/token-pages').then((m) => m.ResetPasswordPage));
 
 const DashboardLayout = lazyComponent(() => import('./dashboard/dashboard-layout').then((m) => m.DashboardLayout));
 const OverviewPage = lazyComponent(() => import('./dashboard/overview-page').then((m) => m.OverviewPage));
-const ExchangesPage = lazyComponent(() => import('./dashboard/exchanges-page').then((m) => m.ExchangesPage));
-const ActivityPage = lazyComponent(() => import('./dashboard/activity-page').then((m) => m.ActivityPage));
-const SettingsPage = lazyComponent(() => import('./dashboard/settings-page').then((m) => m.SettingsPage));
+const ExchangesPage = lazyComponent(() => import('./market-hours/exchanges-page').then((m) => m.ExchangesPage));
+const ActivityPage = lazyComponent(() => import('./notifications/activity-page').then((m) => m.ActivityPage));
+const SettingsPage = lazyComponent(() => import('./accounts/settings-page').then((m) => m.SettingsPage));
 const DemoPage = lazyComponent(() => import('./dashboard/demo-page').then((m) => m.DemoPage));
 const AlertsPage = lazyComponent(() => import('./alerts/alerts-page').then((m) => m.AlertsPage));
 const WatchlistsPage = lazyComponent(() => import('./watchlists/watchlists-page').then((m) => m.WatchlistsPage));

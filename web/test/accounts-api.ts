@@ -1,6 +1,7 @@
 // A fake of the accounts api's own-account and teams routes, with bodies shaped as
 // api/src/accounts/user.routes.ts and teams.routes.ts answer them. Tests tweak `replies` to make a
 // call fail, and read `calls` to see what the client sent.
+import type { AccountUserBody, Preferences } from '@tickerbell/jobs/accounts/shapes';
 import type { FakeHandler, FakeReply } from './fake-fetch';
 
 export interface RecordedCall {
@@ -14,7 +15,7 @@ export function apiError(status: number, code: string, message: string, details?
   return { status, body: { error: { code, message, ...(details === undefined ? {} : { details }), requestId: 'req-1' } } };
 }
 
-export function accountUserBody(overrides: Record<string, unknown> = {}) {
+export function accountUserBody(overrides: Record<string, unknown> = {}): AccountUserBody {
   return {
     id: 7,
     name: 'Ada Lovelace',
@@ -30,7 +31,7 @@ export function accountUserBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function preferencesBody(overrides: Record<string, boolean> = {}) {
+export function preferencesBody(overrides: Partial<Preferences> = {}): Preferences {
   return {
     marketOpenNotifications: true,
     marketCloseNotifications: true,

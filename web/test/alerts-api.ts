@@ -1,57 +1,17 @@
-// An in-memory stand-in for the alerts api, answering in the shapes of api/src/alerts/alerts.routes.ts
-// and jobs/src/alerts/alert-view.ts: GET { alerts, nextBefore } (keyset pages), POST 201 { alert }, PATCH { alert }, DELETE 204,
+// An in-memory stand-in for the alerts api, answering in the shapes of @tickerbell/jobs/alerts/shapes
+// (api/src/alerts/alerts.routes.ts): GET { alerts, nextBefore } (keyset pages), POST 201 { alert }, PATCH { alert }, DELETE 204,
 // logs { logs, nextBefore }, the check { triggeredAlerts }, and GET /api/markets { markets }.
+import type { ClientAlert, ClientAlertLog } from '@tickerbell/jobs/alerts/shapes';
+import type { MarketView } from '@tickerbell/jobs/prices/shapes';
 import type { FakeHandler, FakeReply } from './fake-fetch';
 
-export interface ApiAlert {
-  id: number;
-  name: string;
-  symbol: string;
-  marketType: string;
-  condition: Record<string, unknown>;
-  interval: string | null;
-  frequency: string;
-  cooldownSeconds: number;
-  expiresAt: string | null;
-  isActive: boolean;
-  useAudio: boolean;
-  audioMessage: string | null;
-  audioVoiceId: string | null;
-  notifyPush: boolean;
-  notifyEmail: boolean;
-  webhookUrl: string | null;
-  webhookSecret: string | null;
-  lastTriggered: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ApiAlertLog {
-  id: string;
-  triggeredAt: string;
-  value: string;
-  message: string | null;
-  wasNotified: boolean;
-  webhookStatus: string | null;
-  webhookAttempts: number;
-  webhookLastError: string | null;
-}
-
-export interface ApiMarket {
-  id: number;
-  symbol: string;
-  name: string;
-  type: string;
-  description: string | null;
-}
-
-export const SAMPLE_MARKETS: readonly ApiMarket[] = [
+export const SAMPLE_MARKETS: readonly MarketView[] = [
   { id: 1, symbol: 'BTCUSDT', name: 'Bitcoin / TetherUS', type: 'crypto', description: null },
   { id: 2, symbol: 'BTCUSD', name: 'Bitcoin / US Dollar', type: 'crypto', description: null },
   { id: 3, symbol: 'AAPL', name: 'Apple Inc.', type: 'stock', description: null },
 ];
 
-export function apiAlert(overrides: Partial<ApiAlert> = {}): ApiAlert {
+export function apiAlert(overrides: Partial<ClientAlert> = {}): ClientAlert {
   return {
     id: 1,
     name: 'BTC breakout',
@@ -77,7 +37,7 @@ export function apiAlert(overrides: Partial<ApiAlert> = {}): ApiAlert {
   };
 }
 
-export function apiLog(id: number, overrides: Partial<ApiAlertLog> = {}): ApiAlertLog {
+export function apiLog(id: number, overrides: Partial<ClientAlertLog> = {}): ClientAlertLog {
   return {
     id: String(id),
     triggeredAt: new Date(Date.UTC(2026, 10, 21, 12, 0) - id * 60_000).toISOString(),
@@ -103,15 +63,15 @@ const CHECK_PATH = '/api/alerts/crypto/check';
 const notFound: FakeReply = { status: 404, body: { error: { code: 'not_found', message: 'No such alert', requestId: 'r' } } };
 
 export class FakeAlertsApi {
-  alerts: ApiAlert[];
+  alerts: ClientAlert[];
   /** Logs per alert id, newest first. */
-  logs = new Map<number, ApiAlertLog[]>();
+  logs = new Map<number, ClientAlertLog[]>();
   requests: RecordedRequest[] = [];
   /** Answers the next write instead of the fake (403 plan limit, 400 field errors …). */
   nextWriteReply: FakeReply | null = null;
   private nextId = 100;
 
-  constructor(alerts: ApiAlert[] = []) {
+  constructor(alerts: ClientAlert[] = []) {
     this.alerts = alerts;
   }
 
@@ -164,7 +124,7 @@ export class FakeAlertsApi {
     }
     if (url.pathname === '/api/alerts' && method === 'GET') return this.listPage(url.searchParams);
     if (url.pathname === '/api/alerts' && method === 'POST') {
-      const input = body as Partial<ApiAlert>;
+      const input = body as Partial<ClientAlert>;
       const market = SAMPLE_MARKETS.find((m) => m.symbol === input.symbol);
       const alert = apiAlert({
         ...input,
@@ -190,7 +150,7 @@ export class FakeAlertsApi {
       return { status: 200, body: { logs: page, nextBefore: more ? page.at(-1)?.id : null } };
     }
     if (method === 'PATCH') {
-      const updated = { ...this.alerts[index], ...(body as Partial<ApiAlert>) } as ApiAlert;
+      const updated = { ...this.alerts[index], ...(body as Partial<ClientAlert>) } as ClientAlert;
       this.alerts[index] = updated;
       return { status: 200, body: { alert: updated } };
     }

@@ -2,8 +2,8 @@
 // instead of one fetched from the api.
 import type { ReactNode } from 'react';
 import { NotificationProvider } from '../src/notifications/notification-provider';
-import type { Session } from '../src/session/auth-client';
-import { SessionContext, type SessionState, type SessionStatus } from '../src/session/session-provider';
+import type { Session } from '../src/accounts/auth-client';
+import { SessionContext, type SessionState, type SessionStatus } from '../src/accounts/session-provider';
 import { ThemeProvider } from '../src/theme/theme-provider';
 
 export function signedInSession(user: Partial<Session['user']> = {}): Session {

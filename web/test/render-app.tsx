@@ -2,7 +2,7 @@
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { routes } from '../src/app';
-import type { Session } from '../src/session/auth-client';
+import type { Session } from '../src/accounts/auth-client';
 import { installFetch, type FakeHandler } from './fake-fetch';
 
 export function installFakeApi(session: Session | null, extra: FakeHandler = () => ({ status: 404, body: { error: { code: 'not_found', message: 'Not found' } } })) {

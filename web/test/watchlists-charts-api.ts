@@ -1,73 +1,25 @@
 // An in-memory fake of the watchlists, markets and chart-layouts api, answering with the shapes
 // api/src/watchlists/watchlists.routes.ts, api/src/markets/markets.routes.ts and
-// api/src/chart-layouts/chart-layouts.routes.ts send (views from jobs/src/watchlists,
-// jobs/src/prices/price-quotes.ts and jobs/src/chart-layouts). Tests read `calls` and override
+// api/src/chart-layouts/chart-layouts.routes.ts send (the views of @tickerbell/jobs/watchlists/shapes,
+// prices/shapes and chart-layouts/shapes). Tests read `calls` and override
 // single answers through `replies`.
+import type { ChartLayoutView } from '@tickerbell/jobs/chart-layouts/shapes';
+import type { BarView, LatestPrice, MarketView } from '@tickerbell/jobs/prices/shapes';
+import type { WatchlistItemView, WatchlistView } from '@tickerbell/jobs/watchlists/shapes';
 import { apiError, type RecordedCall } from './accounts-api';
 import type { FakeHandler, FakeReply } from './fake-fetch';
 
-export interface MarketRow {
-  id: number;
-  symbol: string;
-  name: string;
-  type: string;
-  description: string | null;
-}
-
 /** A few rows of the markets seed (jobs/src/seeds/markets.seed.ts). */
-export const MARKETS: readonly MarketRow[] = [
+export const MARKETS: readonly MarketView[] = [
   { id: 1, symbol: 'BTCUSDT', name: 'Bitcoin / Tether', type: 'crypto', description: 'Bitcoin priced in Tether' },
   { id: 2, symbol: 'ETHUSDT', name: 'Ethereum / Tether', type: 'crypto', description: 'Ether priced in Tether' },
   { id: 3, symbol: 'SOLUSDT', name: 'Solana / Tether', type: 'crypto', description: 'Solana priced in Tether' },
   { id: 4, symbol: 'AAPL', name: 'Apple Inc.', type: 'stock', description: 'Apple common stock' },
 ];
 
-export interface ItemView {
-  id: number;
-  symbol: string;
-  name: string;
-  type: string;
-  order: number;
-}
-
-export interface WatchlistView {
-  id: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  items: ItemView[];
-}
-
-export interface LayoutView {
-  id: number;
-  name: string;
-  isDefault: boolean;
-  layout: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface QuoteView {
-  symbol: string;
-  price: string;
-  at: string;
-  change24hPercent: string | null;
-  source: string;
-  simulated: boolean;
-}
-
-export interface BarView {
-  time: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-}
-
 const STAMP = '2026-11-20T10:00:00.000Z';
 
-export function quote(symbol: string, price: string, change24hPercent: string | null = '1.5', simulated = true, at = '2026-11-20T10:00:00.000Z'): QuoteView {
+export function quote(symbol: string, price: string, change24hPercent: string | null = '1.5', simulated = true, at = '2026-11-20T10:00:00.000Z'): LatestPrice {
   return { symbol, price, at, change24hPercent, source: simulated ? 'simulated' : 'binance', simulated };
 }
 
@@ -94,15 +46,15 @@ export interface WatchlistsChartsFake {
   calls: RecordedCall[];
   replies: Map<string, FakeReply | ((call: RecordedCall) => FakeReply)>;
   watchlists: WatchlistView[];
-  layouts: LayoutView[];
-  quotes: Map<string, QuoteView>;
+  layouts: ChartLayoutView[];
+  quotes: Map<string, LatestPrice>;
   /** Key `${symbol} ${interval}`. */
   bars: Map<string, { simulated: boolean; bars: BarView[] }>;
   /** The watchlist and layout calls that changed something (not GET), as `METHOD path`. */
   changes(): string[];
 }
 
-function marketOf(symbol: string): MarketRow | undefined {
+function marketOf(symbol: string): MarketView | undefined {
   return MARKETS.find((market) => market.symbol === symbol.toUpperCase());
 }
 
@@ -120,11 +72,11 @@ export function watchlistView(id: number, name: string, symbols: readonly string
   };
 }
 
-export function layoutView(id: number, name: string, layout: Record<string, unknown>, isDefault = false): LayoutView {
+export function layoutView(id: number, name: string, layout: Record<string, unknown>, isDefault = false): ChartLayoutView {
   return { id, name, isDefault, layout, createdAt: STAMP, updatedAt: STAMP };
 }
 
-export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layouts?: LayoutView[] } = {}): WatchlistsChartsFake {
+export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layouts?: ChartLayoutView[] } = {}): WatchlistsChartsFake {
   let nextId = 900;
   const fake: WatchlistsChartsFake = {
     calls: [],
@@ -216,7 +168,7 @@ export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layou
         const market = marketOf(String(json.symbol));
         if (!market) return apiError(400, 'unknown_symbol', `No market with symbol ${String(json.symbol)}`);
         if (list.items.some((item) => item.symbol === market.symbol)) return apiError(409, 'duplicate_symbol', `${market.symbol} is already on this watchlist`);
-        const item: ItemView = { id: nextId++, symbol: market.symbol, name: market.name, type: market.type, order: list.items.length };
+        const item: WatchlistItemView = { id: nextId++, symbol: market.symbol, name: market.name, type: market.type, order: list.items.length };
         list.items.push(item);
         return { status: 201, body: { item, watchlist: list } };
       }
@@ -231,7 +183,7 @@ export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layou
         const ids = json.itemIds as number[];
         const items = ids.map((id) => list.items.find((item) => item.id === id));
         if (items.length !== list.items.length || items.some((item) => item === undefined)) return apiError(400, 'invalid_order', 'The order must name every item once');
-        list.items = items as ItemView[];
+        list.items = items as WatchlistItemView[];
         renumber(list);
         return { status: 200, body: list };
       }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { commonEnvSchema, mailEnvSchema, parseEnv, pushEnvSchema, readPushEnv, QUEUE_NAMES, type QueueName } from '@tickerbell/jobs';
+import { commonEnvSchema, loadProcessConfig, QUEUE_NAMES, type QueueName } from '@tickerbell/jobs';
 
+/** The workers' own variables; each domain's (cot, prices, mail, push, ...) come from its domain. */
 export const workersEnvSchema = commonEnvSchema.extend({
-  ...mailEnvSchema.shape,
-  ...pushEnvSchema.shape,
   WORKER_QUEUES: z
     .string()
     .transform((value) => value.split(',').map((q) => q.trim()).filter(Boolean))
@@ -13,10 +12,9 @@ export const workersEnvSchema = commonEnvSchema.extend({
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30000),
 });
 
-export type WorkersConfig = z.infer<typeof workersEnvSchema>;
-
-export function loadWorkersConfig(env: Record<string, string | undefined> = process.env): WorkersConfig {
-  const config = parseEnv(workersEnvSchema, env, 'workers');
-  readPushEnv(env, 'workers');
-  return config;
+/** The workers' and every domain's configuration, validated together: a ConfigError names every bad variable. */
+export function loadWorkersConfig(env: Record<string, string | undefined> = process.env) {
+  return loadProcessConfig(workersEnvSchema, env, 'workers');
 }
+
+export type WorkersConfig = ReturnType<typeof loadWorkersConfig>['config'];

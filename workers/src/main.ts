@@ -1,11 +1,13 @@
 import { createDataSource } from '@tickerbell/entities';
-import { loadConfigOrExit, JobQueues, closeAlertIndexes, closePushSenders, createLogger, createMailer, createWorkerConnection } from '@tickerbell/jobs';
+import { loadConfigOrExit, JobQueues, createLogger, createWorkerConnection } from '@tickerbell/jobs';
+import { createMailer } from '@tickerbell/jobs/mail';
 import { loadWorkersConfig } from './config';
 import { startHealthServer, startHeartbeat } from './health';
 import { startWorkers } from './runtime';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(() => loadWorkersConfig());
+  // Every variable of the workers and of every domain is checked here, before anything starts.
+  const { config, domains: domainConfigs } = loadConfigOrExit(() => loadWorkersConfig());
   const logger = createLogger('workers', config.LOG_LEVEL);
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-workers' });
   await dataSource.initialize();
@@ -20,7 +22,8 @@ async function main(): Promise<void> {
     logBodies: config.NODE_ENV !== 'production',
   });
   if (!config.SMTP_URL) logger.warn({ outbox: config.MAIL_OUTBOX_DIR }, 'SMTP_URL is not set: mail goes to the outbox folder');
-  const runtime = await startWorkers({ dataSource, connection, queues, logger, mailer, queueNames: config.WORKER_QUEUES });
+  // The runtime starts every domain with its configuration (handlers with their dependencies built once).
+  const runtime = await startWorkers({ dataSource, connection, queues, logger, mailer, domains: domainConfigs, queueNames: config.WORKER_QUEUES });
   const heartbeat = startHeartbeat(connection, config.QUEUE_PREFIX, runtime);
   const healthServer = config.WORKER_HEALTH_PORT ? startHealthServer(config.WORKER_HEALTH_PORT, runtime) : undefined;
 
@@ -34,9 +37,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.WORKER_SHUTDOWN_TIMEOUT_MS);
     force.unref();
+    // The workers, then every domain's resources (alert indexes, push sockets, ...) through one list.
     await runtime.close();
-    await closeAlertIndexes();
-    await closePushSenders();
     await heartbeat.stop();
     healthServer?.close();
     await queues.close();

@@ -2,25 +2,8 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
-import {
-  HANDLERS,
-  InvalidJobError,
-  JOBS,
-  QUEUES,
-  QUEUE_NAMES,
-  SCHEDULES,
-  isJobName,
-  parseJobPayload,
-  systemClock,
-  type Clock,
-  type JobHandler,
-  type JobQueues,
-  type Logger,
-  type Mailer,
-  type QueueDefinition,
-  type QueueName,
-  type ScheduleDefinition,
-} from '@tickerbell/jobs';
+import { InvalidJobError, JOBS, QUEUES, QUEUE_NAMES, SCHEDULES, defaultDomainConfigs, isJobName, parseJobPayload, startDomains, systemClock, type Clock, type DomainConfigs, type JobHandler, type JobQueues, type Logger, type QueueDefinition, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
+import { type Mailer } from '@tickerbell/jobs/mail';
 import { indexHandlers } from './handlers-check';
 import { registerSchedules, type ScheduleRegistration } from './schedules';
 
@@ -33,6 +16,14 @@ export interface WorkersRuntimeOptions {
   clock?: Clock;
   /** Outgoing mail for mail.send (createMailer); without one, mail jobs fail for good. */
   mailer?: Mailer;
+  /**
+   * Every domain's configuration (loadWorkersConfig); default: each domain's defaults. The runtime
+   * starts the domains (their handlers, built once) and closes them when it closes.
+   */
+  domains?: DomainConfigs;
+  /** Handlers that replace the domains' handlers of the same jobs (tests: a fake source, a crashing job). */
+  overrides?: JobHandler[];
+  /** An explicit list of handlers instead of the domains' (the runtime's own tests). */
   handlers?: JobHandler[];
   schedules?: ScheduleDefinition[];
   /** The queues this process works on (default: all). */
@@ -44,14 +35,14 @@ export interface WorkersRuntime {
   schedules: ScheduleRegistration;
   /** Identity of this process in health reports. */
   id: string;
-  /** Stops taking jobs, waits for the running ones, closes the workers. */
+  /** Stops taking jobs, waits for the running ones, closes the workers, then every domain's resources. */
   close(): Promise<void>;
 }
 
 /** The BullMQ processor shared by every queue: validate, dispatch to the job's handler. */
 export function createProcessor(
   handlers: Map<string, JobHandler>,
-  context: Omit<WorkersRuntimeOptions, 'connection' | 'handlers' | 'schedules' | 'queueNames'> & { clock: Clock },
+  context: Pick<WorkersRuntimeOptions, 'dataSource' | 'queues' | 'logger' | 'mailer'> & { clock: Clock },
 ) {
   return async (job: Job): Promise<unknown> => {
     if (!isJobName(job.name)) throw new UnrecoverableError(`Unknown job "${job.name}"`);
@@ -65,13 +56,20 @@ export function createProcessor(
     }
     const handler = handlers.get(job.name)!;
     const logger = context.logger.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
-    return handler.run(payload, { ...context, logger, job });
+    return handler.run(payload, { ...context, redis: context.queues.redis, logger, job });
   };
 }
 
 export async function startWorkers(options: WorkersRuntimeOptions): Promise<WorkersRuntime> {
-  const handlers = indexHandlers(options.handlers ?? HANDLERS);
   const clock = options.clock ?? systemClock;
+  const domains = options.handlers
+    ? undefined
+    : startDomains(options.domains ?? defaultDomainConfigs(), { dataSource: options.dataSource, queues: options.queues, clock, logger: options.logger });
+  const replaced = new Set((options.overrides ?? []).map((h) => h.name));
+  const handlers = indexHandlers([
+    ...(options.handlers ?? domains!.handlers).filter((h) => !replaced.has(h.name)),
+    ...(options.overrides ?? []),
+  ]);
   const queueNames = (options.queueNames ?? QUEUE_NAMES).filter((q) =>
     Object.values(JOBS).some((job) => job.queue === q),
   );
@@ -110,6 +108,7 @@ export async function startWorkers(options: WorkersRuntimeOptions): Promise<Work
     id,
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      await domains?.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import { JobQueues, MARKET_SEED } from '@tickerbell/jobs';
-import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
+import { JobQueues } from '@tickerbell/jobs';
+import { MARKET_SEED } from '@tickerbell/jobs/seeds';
+import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { runCli } from '../src/cli/main';
 
 describe('operator CLI', () => {

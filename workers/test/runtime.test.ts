@@ -2,16 +2,8 @@ import { QueueEvents } from 'bullmq';
 import type Redis from 'ioredis';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import {
-  HANDLERS,
-  JobQueues,
-  SCHEDULES,
-  createWorkerConnection,
-  defineHandler,
-  fixedClock,
-  type ScheduleDefinition,
-} from '@tickerbell/jobs';
-import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
+import { JobQueues, SCHEDULES, createWorkerConnection, defineHandler, fixedClock, type JobHandler, type ScheduleDefinition } from '@tickerbell/jobs';
+import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { startWorkers, type WorkersRuntime } from '../src/runtime';
 
 const logger = pino({ level: 'silent' });
@@ -51,7 +43,7 @@ describe('workers runtime on real PostgreSQL and Redis', () => {
     opened.queues.push(queues);
     const events = new QueueEvents('housekeeping', { connection: { url: testRedisUrl() }, prefix });
     opened.events.push(events);
-    const start = async (overrides: { handlers?: typeof HANDLERS; schedules?: ScheduleDefinition[] } = {}) => {
+    const start = async (overrides: { overrides?: JobHandler[]; schedules?: ScheduleDefinition[] } = {}) => {
       const runtime = await startWorkers({
         dataSource: db.dataSource,
         connection,
@@ -97,9 +89,8 @@ describe('workers runtime on real PostgreSQL and Redis', () => {
     await events.waitUntilReady();
     let calls = 0;
     await start({
-      // Every other job keeps its real handler: the workers refuse to start with one missing.
-      handlers: [
-        ...HANDLERS.filter((h) => h.name !== 'housekeeping.purge-expired'),
+      // Every other job keeps its domain's handler: the workers refuse to start with one missing.
+      overrides: [
         defineHandler('housekeeping.purge-expired', async () => {
           calls += 1;
           if (calls < 3) throw new Error('database briefly unavailable');

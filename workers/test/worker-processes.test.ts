@@ -3,7 +3,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { JobQueues, SCHEDULES } from '@tickerbell/jobs';
-import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/src/testing/test-redis';
+import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -80,4 +80,20 @@ describe('worker processes', () => {
     expect(proc.output()).toMatch(/DATABASE_URL: must be a URL/);
     expect(proc.output()).toMatch(/WORKER_QUEUES/);
   }, 30000);
+
+  it('exits 1 at start on one bad domain variable (COT, prices), naming it, before taking any job', async () => {
+    for (const [variable, value, message] of [
+      ['COT_LOOKBACK', '30', /COT_LOOKBACK: one of 26, 52, 156/],
+      ['PRICES_TIMEOUT_MS', '1', /PRICES_TIMEOUT_MS: /],
+    ] as const) {
+      const own = testQueuePrefix();
+      const proc = startWorkerProcess({ DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: own, [variable]: value });
+      expect(await exitOf(proc.child)).toBe(1);
+      expect(proc.output()).toContain('Invalid configuration for workers');
+      expect(proc.output()).toMatch(message);
+      expect(proc.output().match(/^ {2}\w+: /gm)).toHaveLength(1);
+      // Refused before starting: no worker registered a heartbeat or a schedule under the prefix.
+      expect(await redis.keys(`${own}:*`)).toEqual([]);
+    }
+  }, 60000);
 });

@@ -17,7 +17,10 @@ export const accountsEnvSchema = z.object({
   /** Redis key prefix of the rate limiters (default: `<QUEUE_PREFIX>:rl`). */
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9{}:_-]+$/).optional(),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(900),
+  /** Failed sign-ins per client (IP; IPv6: its /64) and email per window; the right password resets the count. */
   RATE_LIMIT_SIGNIN_MAX: positiveInt(10),
+  /** Failed sign-ins per client (IP; IPv6: its /64) across all emails per window: stops password spraying. */
+  RATE_LIMIT_SIGNIN_IP_MAX: positiveInt(30),
   RATE_LIMIT_SIGNUP_MAX: positiveInt(5),
   RATE_LIMIT_RESET_MAX: positiveInt(5),
   RATE_LIMIT_LOG_MAX: positiveInt(60),

@@ -9,6 +9,7 @@ import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbel
 import type { ApiConfig } from '../config';
 import { activityRoutes } from './activity.routes';
 import { publicLink, type AccountsContext } from './accounts.context';
+import { accountsErrors } from './accounts.errors';
 import { authRoutes } from './auth.routes';
 import { createCsrf } from './csrf';
 import { createPassport } from './passport';
@@ -66,7 +67,7 @@ export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource
   };
 
   const routes = Router();
-  routes.use(authRoutes(ctx), userRoutes(ctx), teamsRoutes(ctx), activityRoutes(ctx));
+  routes.use(authRoutes(ctx), userRoutes(ctx), teamsRoutes(ctx), activityRoutes(ctx), accountsErrors);
 
   return {
     session: [

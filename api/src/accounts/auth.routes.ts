@@ -1,37 +1,36 @@
 import { Router, type Request, type Response } from 'express';
-import { IsNull, MoreThan } from 'typeorm';
 import { z } from 'zod';
-import { User } from '@tickerbell/entities';
 import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_PROBLEM_MESSAGES,
   RESET_TOKEN_TTL_MS,
   VERIFICATION_TOKEN_TTL_MS,
   createAccountToken,
+  createUser,
+  emailTaken,
+  findLiveUserByEmail,
+  findUserByResetToken,
   hashAccountToken,
+  logUserActivity,
   normalizeEmail,
   passwordProblems,
   passwordResetEmail,
+  recordSignIn,
+  resetPassword,
   sameOriginUrl,
+  setResetToken,
+  setVerificationToken,
+  updateProfile,
   verificationEmail,
-} from '@tickerbell/jobs';
+  verifyEmail,
+} from '@tickerbell/jobs/accounts';
 import { HttpError, badRequest } from '../http/errors';
 import { googleEnabled } from './accounts.config';
 import { publicLink, destroySession, saveSession, type AccountsContext } from './accounts.context';
-import {
-  clientIp,
-  createUserWithTeam,
-  endUserSessions,
-  enqueueMail,
-  findLiveUserByEmail,
-  isUniqueViolation,
-  emailTaken,
-  logUserActivity,
-  notAuthenticated,
-} from './accounts.service';
+import { clientIp, enqueueMail, notAuthenticated } from './accounts.service';
 import { hashPassword } from './password-hash';
 import type { SignInErrorCode, SignInFailure } from './passport';
-import { rateLimit } from './rate-limit';
+import { rateLimit, signInLimits } from './rate-limit';
 import { toSessionUser, type SessionUser } from './session-user';
 
 /** `json=true` (form) or `json: true` (JSON): answer `{ url }` instead of redirecting. */
@@ -49,25 +48,56 @@ export function checkPassword(password: string, email: string, field = 'password
 }
 
 const passwordInput = z.string().min(1).max(PASSWORD_MAX_LENGTH * 4);
+const csrfField = z.string().optional();
+/** Where to land afterwards: a URL on this site (checked against PUBLIC_URL by the route), or the default page. */
+const callbackUrlField = z.string().max(2048).optional();
+
+// The request schemas, named for the route table (api/src/accounts/accounts.route-table.ts).
+/** `?error=` of /auth/error: a sign-in error code; anything else is `Default`. */
+export const authErrorQuery = z.object({ error: z.string().regex(/^[A-Za-z_]{1,64}$/).optional().catch(undefined) });
+export const credentialsBody = z.object({
+  email: z.string().trim().min(1).max(255),
+  password: passwordInput,
+  callbackUrl: callbackUrlField,
+  json: jsonFlag,
+  csrfToken: csrfField,
+});
+export const signinBody = z.object({ callbackUrl: callbackUrlField, json: jsonFlag, csrfToken: csrfField });
+export const signoutBody = z.object({ callbackUrl: callbackUrlField, json: jsonFlag, csrfToken: csrfField });
+export const sessionUpdateBody = z
+  .object({
+    csrfToken: csrfField,
+    data: z
+      .object({
+        name: z.string().trim().min(1).max(100).optional(),
+        image: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export const clientLogBody = z.object({ level: z.enum(['error', 'warn', 'debug']), code: z.string().min(1).max(100), metadata: z.unknown().optional() });
+export const signupBody = z.object({
+  email: z.email().max(255),
+  password: passwordInput,
+  name: z.string().trim().min(1).max(100).optional(),
+  csrfToken: csrfField,
+});
+export const verifyEmailQuery = z.object({ token: z.string().min(20).max(200) });
+export const emailBody = z.object({ email: z.string().trim().min(1).max(255), csrfToken: csrfField });
+export const resetPasswordBody = z.object({ token: z.string().min(20).max(200), password: passwordInput, csrfToken: csrfField });
 
 export function authRoutes(ctx: AccountsContext): Router {
   const { config, dataSource, queues, logger, clock, csrf, limiters, passport } = ctx;
   const router = Router();
   const ip = (req: Request) => clientIp(req.ip) ?? 'unknown';
-  const callbackUrl = (fallback: string) =>
-    z
-      .string()
-      .max(2048)
-      .optional()
-      .transform((value, issue) => {
-        if (value === undefined || value === '') return publicLink(config, fallback);
-        const url = sameOriginUrl(value, config.PUBLIC_URL);
-        if (!url) {
-          issue.addIssue({ code: 'custom', message: 'must be a URL on this site' });
-          return z.NEVER;
-        }
-        return url;
-      });
+  /** A body's callbackUrl checked: a URL on this site (else 400 naming it), or the fallback page. */
+  const callbackUrl = (value: string | undefined, fallback: string): string => {
+    if (value === undefined || value === '') return publicLink(config, fallback);
+    const url = sameOriginUrl(value, config.PUBLIC_URL);
+    if (!url) throw new z.ZodError([{ code: 'custom', path: ['callbackUrl'], message: 'must be a URL on this site', input: value }]);
+    return url;
+  };
   const signInPage = (query: Record<string, string> = {}) => publicLink(config, '/sign-in', query);
   const answer = (res: Response, json: boolean, url: string, status = 200) => {
     if (json) res.status(status).json({ url });
@@ -79,8 +109,7 @@ export function authRoutes(ctx: AccountsContext): Router {
     await new Promise<void>((resolve, reject) => req.login(user, (error) => (error ? reject(error) : resolve())));
     csrf.rotate(req);
     await saveSession(req);
-    await dataSource.query('UPDATE sessions SET user_id = $1 WHERE sid = $2', [user.id, req.sessionID]);
-    await logUserActivity(dataSource.manager, user.id, 'SIGN_IN', clientIp(req.ip));
+    await recordSignIn(dataSource, user.id, req.sessionID, clientIp(req.ip));
   };
 
   const sessionBody = (req: Request) =>
@@ -111,47 +140,51 @@ export function authRoutes(ctx: AccountsContext): Router {
   });
 
   router.get('/auth/error', (req, res) => {
-    const code = typeof req.query.error === 'string' && /^[A-Za-z_]{1,64}$/.test(req.query.error) ? req.query.error : 'Default';
+    const code = authErrorQuery.parse(req.query).error ?? 'Default';
     res.redirect(302, signInPage({ error: code }));
   });
 
   // ---- credentials ----------------------------------------------------------------------
 
-  const credentialsBody = z.object({
-    email: z.string().trim().min(1).max(255),
-    password: passwordInput,
-    callbackUrl: callbackUrl('/dashboard'),
-    json: jsonFlag,
-    csrfToken: z.string().optional(),
-  });
+  // Failed attempts per client and account, and per client across accounts (spraying): see signInLimits.
+  const signInLimit = signInLimits({ perAccount: limiters.signIn, perClient: limiters.create('signin-ip', config.RATE_LIMIT_SIGNIN_IP_MAX) }, logger);
 
   router.post(
     '/auth/callback/credentials',
-    rateLimit(limiters.signIn, (req) => {
-      const email = typeof req.body?.email === 'string' ? normalizeEmail(req.body.email) : '';
-      return [`ip:${ip(req)}:${email}`];
-    }),
     csrf.require,
     async (req, res) => {
       const body = credentialsBody.parse(req.body);
-      const { user, failure } = await new Promise<{ user: SessionUser | false; failure?: SignInFailure }>((resolve, reject) => {
-        passport.authenticate('credentials', { session: false }, (error: unknown, found: SessionUser | false, info?: SignInFailure) =>
-          error ? reject(error) : resolve({ user: found, failure: info }),
-        )(req, res, reject);
-      });
+      const landing = callbackUrl(body.callbackUrl, '/dashboard');
+      // Only requests that get as far as checking a password take (and may keep) a point.
+      const attempt = await signInLimit.begin(ip(req), normalizeEmail(body.email));
+      let outcome: { user: SessionUser | false; failure?: SignInFailure };
+      try {
+        outcome = await new Promise((resolve, reject) => {
+          passport.authenticate('credentials', { session: false }, (error: unknown, found: SessionUser | false, info?: SignInFailure) =>
+            error ? reject(error) : resolve({ user: found, failure: info }),
+          )(req, res, reject);
+        });
+      } catch (error) {
+        await attempt.abandoned();
+        throw error;
+      }
+      const { user, failure } = outcome;
+      if (user || failure?.message === 'EmailNotVerified') await attempt.passwordAccepted();
       if (!user) {
         const code: SignInErrorCode = failure?.message === 'EmailNotVerified' ? 'EmailNotVerified' : 'CredentialsSignin';
-        answer(res, body.json, signInPage({ error: code, provider: 'credentials' }), 401);
+        const url = signInPage({ error: code, provider: 'credentials' });
+        if (!body.json) return void res.redirect(302, url);
+        // The sign-in library's clients read `url`; every other client reads the api's error body.
+        const message = code === 'EmailNotVerified' ? 'The email address is not verified yet' : 'Wrong email or password';
+        res.status(401).json({ url, error: { code, message, requestId: String(res.locals.requestId ?? '') } });
         return;
       }
       await logIn(req, user);
-      answer(res, body.json, body.callbackUrl);
+      answer(res, body.json, landing);
     },
   );
 
   // ---- Google -----------------------------------------------------------------------------
-
-  const signinBody = z.object({ callbackUrl: callbackUrl('/dashboard'), json: jsonFlag, csrfToken: z.string().optional() });
 
   /** Runs passport's redirect to the provider and hands back where it pointed. */
   const providerRedirect = (req: Request) =>
@@ -180,7 +213,7 @@ export function authRoutes(ctx: AccountsContext): Router {
       try {
         if (error) throw error;
         const body = signinBody.parse(req.body ?? {});
-        req.session.oauthCallbackUrl = body.callbackUrl;
+        req.session.oauthCallbackUrl = callbackUrl(body.callbackUrl, '/dashboard');
         answer(res, body.json, await providerRedirect(req));
       } catch (failure) {
         next(failure);
@@ -220,55 +253,32 @@ export function authRoutes(ctx: AccountsContext): Router {
   // ---- session ----------------------------------------------------------------------------
 
   router.post('/auth/signout', csrf.require, async (req, res) => {
-    const body = z.object({ callbackUrl: callbackUrl('/'), json: jsonFlag, csrfToken: z.string().optional() }).parse(req.body ?? {});
-    if (req.user) await logUserActivity(dataSource.manager, req.user.id, 'SIGN_OUT', clientIp(req.ip));
+    const body = signoutBody.parse(req.body ?? {});
+    callbackUrl(body.callbackUrl, '/');
+    if (req.user) await logUserActivity(dataSource, req.user.id, 'SIGN_OUT', clientIp(req.ip));
     await destroySession(req);
     res.clearCookie(ctx.sessionCookieName, { path: '/', httpOnly: true, sameSite: 'lax' });
     // Sign out always lands on the home page (spec section 4); callbackUrl is only checked.
     answer(res, body.json, publicLink(config, '/'));
   });
 
-  const sessionUpdate = z
-    .object({
-      csrfToken: z.string().optional(),
-      data: z
-        .object({
-          name: z.string().trim().min(1).max(100).optional(),
-          image: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
-        })
-        .strict()
-        .optional(),
-    })
-    .strict();
-
   router.post('/auth/session', csrf.require, async (req, res) => {
     if (!req.user) throw notAuthenticated();
-    const { data } = sessionUpdate.parse(req.body ?? {});
+    const { data } = sessionUpdateBody.parse(req.body ?? {});
     if (data && Object.keys(data).length) {
-      await dataSource.getRepository(User).update({ id: req.user.id }, data);
-      const user = await dataSource.getRepository(User).findOneByOrFail({ id: req.user.id });
-      req.user = toSessionUser(user);
+      req.user = toSessionUser(await updateProfile(dataSource, req.user.id, data));
     }
     res.json(sessionBody(req));
   });
 
   router.post('/auth/_log', rateLimit(limiters.log, (req) => [ip(req)]), (req, res) => {
-    const body = z
-      .object({ level: z.enum(['error', 'warn', 'debug']), code: z.string().min(1).max(100), metadata: z.unknown().optional() })
-      .parse(req.body ?? {});
+    const body = clientLogBody.parse(req.body ?? {});
     const metadata = body.metadata === undefined ? undefined : JSON.stringify(body.metadata).slice(0, 2000);
     logger[body.level]({ client: true, code: body.code, metadata, ip: ip(req) }, 'client sign-in log');
     res.json({});
   });
 
   // ---- sign-up, verification, password reset ----------------------------------------------
-
-  const signupBody = z.object({
-    email: z.email().max(255),
-    password: passwordInput,
-    name: z.string().trim().min(1).max(100).optional(),
-    csrfToken: z.string().optional(),
-  });
 
   const sendVerification = async (to: string, token: string) =>
     enqueueMail(queues, verificationEmail(to, publicLink(config, '/api/auth/verify-email', { token })));
@@ -277,49 +287,34 @@ export function authRoutes(ctx: AccountsContext): Router {
     const body = signupBody.parse(req.body);
     const email = normalizeEmail(body.email);
     checkPassword(body.password, email);
-    if (await findLiveUserByEmail(dataSource.manager, email)) throw emailTaken();
+    if (await findLiveUserByEmail(dataSource, email)) throw emailTaken();
     const passwordHash = await hashPassword(body.password);
     const { token, hash } = createAccountToken();
-    const { user } = await dataSource.transaction((manager) =>
-      createUserWithTeam(
-        manager,
-        {
-          email,
-          name: body.name ?? null,
-          passwordHash,
-          isVerified: false,
-          verificationToken: hash,
-          verificationTokenExpiry: new Date(clock.now().getTime() + VERIFICATION_TOKEN_TTL_MS),
-        },
-        clientIp(req.ip),
-      ),
+    const user = await createUser(
+      dataSource,
+      {
+        email,
+        name: body.name ?? null,
+        passwordHash,
+        isVerified: false,
+        verificationToken: hash,
+        verificationTokenExpiry: new Date(clock.now().getTime() + VERIFICATION_TOKEN_TTL_MS),
+      },
+      clientIp(req.ip),
     );
     await sendVerification(email, token);
     res.status(201).json({ user: { id: user.id, email: user.email, name: user.name }, verificationRequired: true });
   });
 
   router.get('/auth/verify-email', async (req, res) => {
-    const parsed = z.object({ token: z.string().min(20).max(200) }).safeParse(req.query);
+    const parsed = verifyEmailQuery.safeParse(req.query);
     const fail = () => res.redirect(302, signInPage({ error: 'Verification' }));
     if (!parsed.success) return fail();
-    const user = await dataSource.getRepository(User).findOne({
-      where: { verificationToken: hashAccountToken(parsed.data.token), verificationTokenExpiry: MoreThan(clock.now()), deletedAt: IsNull() },
-    });
-    if (!user) return fail();
-    const changes: Partial<User> = { isVerified: true, verificationToken: null, verificationTokenExpiry: null };
-    if (user.pendingEmail) Object.assign(changes, { email: user.pendingEmail, pendingEmail: null });
-    try {
-      await dataSource.getRepository(User).update({ id: user.id }, changes);
-    } catch (error) {
-      // The new address was taken by someone else meanwhile.
-      if (isUniqueViolation(error, 'uq_users_email_active')) return fail();
-      throw error;
-    }
-    if (user.pendingEmail) await logUserActivity(dataSource.manager, user.id, 'UPDATE_ACCOUNT', clientIp(req.ip), { emailChanged: true });
+    // Unknown or expired token, or the new address was taken by someone else meanwhile: refused.
+    if (!(await verifyEmail(dataSource, hashAccountToken(parsed.data.token), clock.now(), clientIp(req.ip)))) return fail();
     return res.redirect(302, signInPage({ verified: '1' }));
   });
 
-  const emailBody = z.object({ email: z.string().trim().min(1).max(255), csrfToken: z.string().optional() });
   const accepted = (res: Response) =>
     res.status(202).json({ ok: true, message: 'If an account exists for this address, we have sent it an email.' });
   const resetLimit = rateLimit(limiters.reset, (req) => {
@@ -329,13 +324,10 @@ export function authRoutes(ctx: AccountsContext): Router {
 
   router.post('/auth/verify-email/resend', resetLimit, csrf.require, async (req, res) => {
     const email = normalizeEmail(emailBody.parse(req.body).email);
-    const user = await findLiveUserByEmail(dataSource.manager, email);
+    const user = await findLiveUserByEmail(dataSource, email);
     if (user && !user.isVerified) {
       const { token, hash } = createAccountToken();
-      await dataSource.getRepository(User).update(
-        { id: user.id },
-        { verificationToken: hash, verificationTokenExpiry: new Date(clock.now().getTime() + VERIFICATION_TOKEN_TTL_MS) },
-      );
+      await setVerificationToken(dataSource, user.id, hash, new Date(clock.now().getTime() + VERIFICATION_TOKEN_TTL_MS));
       await sendVerification(user.email, token);
     }
     accepted(res);
@@ -343,29 +335,23 @@ export function authRoutes(ctx: AccountsContext): Router {
 
   router.post('/auth/password/forgot', resetLimit, csrf.require, async (req, res) => {
     const email = normalizeEmail(emailBody.parse(req.body).email);
-    const user = await findLiveUserByEmail(dataSource.manager, email);
+    const user = await findLiveUserByEmail(dataSource, email);
     if (user) {
       const { token, hash } = createAccountToken();
-      await dataSource.getRepository(User).update({ id: user.id }, { resetToken: hash, resetTokenExpiry: new Date(clock.now().getTime() + RESET_TOKEN_TTL_MS) });
+      await setResetToken(dataSource, user.id, hash, new Date(clock.now().getTime() + RESET_TOKEN_TTL_MS));
       await enqueueMail(queues, passwordResetEmail(user.email, publicLink(config, '/reset-password', { token })));
     }
     accepted(res);
   });
 
   router.post('/auth/password/reset', rateLimit(limiters.reset, (req) => [`ip:${ip(req)}`]), csrf.require, async (req, res) => {
-    const body = z.object({ token: z.string().min(20).max(200), password: passwordInput, csrfToken: z.string().optional() }).parse(req.body);
-    const user = await dataSource.getRepository(User).findOne({
-      where: { resetToken: hashAccountToken(body.token), resetTokenExpiry: MoreThan(clock.now()), deletedAt: IsNull() },
-    });
+    const body = resetPasswordBody.parse(req.body);
+    const user = await findUserByResetToken(dataSource, hashAccountToken(body.token), clock.now());
     if (!user) throw new HttpError(400, 'invalid_token', 'This reset link is invalid or has expired');
     checkPassword(body.password, user.email);
     const passwordHash = await hashPassword(body.password);
-    await dataSource.transaction(async (manager) => {
-      // Single use: the token goes with the change. Receiving the email also proves the address.
-      await manager.getRepository(User).update({ id: user.id }, { passwordHash, resetToken: null, resetTokenExpiry: null, isVerified: true });
-      await logUserActivity(manager, user.id, 'UPDATE_PASSWORD', clientIp(req.ip), { via: 'reset' });
-      await endUserSessions(manager, user.id);
-    });
+    // Single use: the token goes with the change. Receiving the email also proves the address.
+    await resetPassword(dataSource, user.id, passwordHash, clientIp(req.ip));
     res.json({ ok: true });
   });
 

@@ -2,11 +2,10 @@ import passport from 'passport';
 import { Strategy as GoogleStrategy, type Profile as GoogleProfile } from 'passport-google-oauth20';
 import { Strategy as LocalStrategy } from 'passport-local';
 import type { DataSource } from 'typeorm';
-import { Account, User } from '@tickerbell/entities';
-import { normalizeEmail } from '@tickerbell/jobs';
+import { findLiveUserByEmail, findUser, normalizeEmail, signInWithGoogle, type GoogleProfileInput } from '@tickerbell/jobs/accounts';
 import type { ApiConfig } from '../config';
 import { googleEnabled } from './accounts.config';
-import { clientIp, createUserWithTeam, findLiveUserByEmail, linkGoogleAccount } from './accounts.service';
+import { clientIp } from './accounts.service';
 import { verifyPassword } from './password-hash';
 import { toSessionUser } from './session-user';
 
@@ -29,16 +28,13 @@ export function createPassport(deps: { config: ApiConfig; dataSource: DataSource
   // or changed account takes effect at once.
   authenticator.serializeUser<number>((user, done) => done(null, user.id));
   authenticator.deserializeUser<number>((id, done) => {
-    dataSource
-      .getRepository(User)
-      .findOne({ where: { id } })
-      .then((user) => done(null, user ? toSessionUser(user) : false), done);
+    findUser(dataSource, id).then((user) => done(null, user ? toSessionUser(user) : false), done);
   });
 
   authenticator.use(
     'credentials',
     new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
-      findLiveUserByEmail(dataSource.manager, normalizeEmail(email))
+      findLiveUserByEmail(dataSource, normalizeEmail(email))
         .then(async (user) => {
           // Same answer, and about the same time, for an unknown email and a wrong password.
           const valid = await verifyPassword(user?.passwordHash ?? null, password);
@@ -66,8 +62,10 @@ export function createPassport(deps: { config: ApiConfig; dataSource: DataSource
           passReqToCallback: true,
         },
         (req, _accessToken, _refreshToken, profile, done) => {
-          googleUser(dataSource, profile, req.user?.id ?? null, clientIp(req.ip))
-            .then((result) => ('message' in result ? done(null, false, result) : done(null, toSessionUser(result))))
+          signInWithGoogle(dataSource, googleProfile(profile), req.user?.id ?? null, clientIp(req.ip))
+            .then((result) =>
+              'refusal' in result ? done(null, false, { message: result.refusal } satisfies SignInFailure) : done(null, toSessionUser(result)),
+            )
             .catch((error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
         },
       ),
@@ -76,43 +74,14 @@ export function createPassport(deps: { config: ApiConfig; dataSource: DataSource
   return authenticator;
 }
 
-/**
- * The user a Google profile signs in: the one already linked; else, when someone is signed in,
- * that user (linking); else a new account. An existing account with the same email that is not
- * linked is never taken over: AccountNotLinkedError.
- */
-async function googleUser(dataSource: DataSource, profile: GoogleProfile, signedInUserId: number | null, ip: string | null): Promise<User | SignInFailure> {
-  const googleId = profile.id;
+/** What the store needs of a Google profile (the user it signs in: signInWithGoogle). */
+function googleProfile(profile: GoogleProfile): GoogleProfileInput {
   const emailEntry = profile.emails?.[0];
-  const verified = emailEntry?.verified === true || String(emailEntry?.verified) === 'true';
-  return dataSource.transaction(async (manager) => {
-    const linked = await manager.getRepository(Account).findOne({ where: { provider: 'google', providerAccountId: googleId } });
-    const byLink = linked ? await manager.getRepository(User).findOne({ where: { id: linked.userId } }) : null;
-    const user = byLink ?? (await manager.getRepository(User).findOne({ where: { googleId } }));
-    if (user) {
-      if (!linked) await linkGoogleAccount(manager, user.id, googleId);
-      return user;
-    }
-    if (signedInUserId !== null) {
-      await linkGoogleAccount(manager, signedInUserId, googleId);
-      return manager.getRepository(User).findOneByOrFail({ id: signedInUserId });
-    }
-    if (!emailEntry?.value || !verified) return { message: 'OAuthCallbackError' };
-    const email = normalizeEmail(emailEntry.value);
-    if (await findLiveUserByEmail(manager, email)) return { message: 'AccountNotLinkedError' };
-    const { user: created } = await createUserWithTeam(
-      manager,
-      {
-        email,
-        name: profile.displayName?.slice(0, 100) || null,
-        passwordHash: null,
-        isVerified: true,
-        googleId,
-        image: profile.photos?.[0]?.value?.slice(0, 2048) ?? null,
-      },
-      ip,
-    );
-    await linkGoogleAccount(manager, created.id, googleId);
-    return created;
-  });
+  return {
+    googleId: profile.id,
+    email: emailEntry?.value,
+    emailVerified: emailEntry?.verified === true || String(emailEntry?.verified) === 'true',
+    displayName: profile.displayName,
+    photo: profile.photos?.[0]?.value,
+  };
 }

@@ -13,24 +13,20 @@ import {
   makeDefaultChartLayout,
   updateChartLayout,
   type ChartLayoutErrorCode,
-} from '@tickerbell/jobs';
+} from '@tickerbell/jobs/chart-layouts';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
+import { idParam } from '../http/input';
 
 const nameSchema = z.string().trim().min(1).max(CHART_LAYOUT_NAME_MAX);
-const createBody = z.object({ name: nameSchema, layout: chartLayoutSchema, isDefault: z.boolean().optional() }).strict();
-const updateBody = z
+export const createBody = z.object({ name: nameSchema, layout: chartLayoutSchema, isDefault: z.boolean().optional() }).strict();
+export const updateBody = z
   .object({ name: nameSchema.optional(), layout: chartLayoutSchema.optional(), isDefault: z.boolean().optional() })
   .strict()
   .refine((b) => b.name !== undefined || b.layout !== undefined || b.isDefault !== undefined, { message: 'name, layout or isDefault' });
 
 const STATUS: Record<ChartLayoutErrorCode, number> = { not_found: 404, limit: 403, default_conflict: 409 };
 
-function idParam(value: unknown): number {
-  const id = typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
-  if (!(id <= 2_147_483_647)) throw notFound('No such chart layout');
-  return id;
-}
 
 async function http<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -63,27 +59,27 @@ export function chartLayoutsRoutes(deps: { dataSource: DataSource }): Router {
   });
 
   router.get('/chart-layouts/:id', requireUser, async (req, res) => {
-    const layout = await getChartLayout(db, sessionUser(req).id, idParam(req.params.id));
+    const layout = await getChartLayout(db, sessionUser(req).id, idParam(req.params.id, 'chart layout'));
     if (!layout) throw notFound('No such chart layout');
     res.json(layout);
   });
 
   router.patch('/chart-layouts/:id', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
-    const id = idParam(req.params.id);
+    const id = idParam(req.params.id, 'chart layout');
     const changes = updateBody.parse(req.body);
     res.json(await http(() => updateChartLayout(db, userId, id, changes)));
   });
 
   router.put('/chart-layouts/:id/default', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
-    const id = idParam(req.params.id);
+    const id = idParam(req.params.id, 'chart layout');
     res.json(await http(() => makeDefaultChartLayout(db, userId, id)));
   });
 
   router.delete('/chart-layouts/:id', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
-    const id = idParam(req.params.id);
+    const id = idParam(req.params.id, 'chart layout');
     await http(() => deleteChartLayout(db, userId, id));
     res.status(204).end();
   });

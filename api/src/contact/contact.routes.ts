@@ -3,12 +3,12 @@ import type Redis from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { ContactMessage } from '@tickerbell/entities';
+import { saveContactMessage } from '@tickerbell/jobs/contact';
 import { clientIp } from '../accounts/accounts.service';
 import { rateLimit } from '../accounts/rate-limit';
 import type { ApiConfig } from '../config';
 
-/** The same rules as the form on /contact (web/src/pages/contact-page.tsx). */
+/** The same rules as the form on /contact (web/src/contact/contact-page.tsx). */
 export const contactSchema = z.object({
   name: z.string().trim().min(1, 'enter your name').max(100),
   email: z.email().max(255),
@@ -30,10 +30,7 @@ export function contactRoutes(deps: { dataSource: DataSource; redis: Redis; conf
 
   router.post('/contact', rateLimit(limiter, (req) => [clientIp(req.ip) ?? 'unknown']), async (req, res) => {
     const input = contactSchema.parse(req.body);
-    const saved = await deps.dataSource.getRepository(ContactMessage).save({
-      ...input,
-      ipAddress: clientIp(req.ip),
-    });
+    const saved = await saveContactMessage(deps.dataSource, { ...input, ipAddress: clientIp(req.ip) });
     res.status(201).json({ id: saved.id, received: true });
   });
   return router;

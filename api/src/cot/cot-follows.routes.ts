@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { DataSource } from 'typeorm';
-import { listCotFollows, setCotFollow } from '@tickerbell/jobs';
+import { listCotFollows, setCotFollow } from '@tickerbell/jobs/cot';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { notFound } from '../http/errors';
 import { cftcCodeSchema } from './cot.routes';

@@ -1,28 +1,20 @@
 import { Router, type Request, type Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
+import { systemClock, type Clock } from '@tickerbell/jobs';
 import {
+  exchangeExists,
   followedExchangeIds as followedExchangeIdsOf,
   LastFollowError,
   loadExchangeCalendars,
   setExchangeFollow,
   marketStatusAt,
-  systemClock,
   toClientExchange,
-  type ClientExchange,
-  type Clock,
   type ExchangeCalendar,
-  type MarketStatus,
-  type TransitionKind,
-} from '@tickerbell/jobs';
+} from '@tickerbell/jobs/market-hours';
+import type { ExchangeFollowResponse, ExchangeView } from '@tickerbell/jobs/market-hours/shapes';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
-
-export interface ExchangeView extends ClientExchange {
-  status: MarketStatus;
-  nextTransition: { kind: TransitionKind; at: string } | null;
-  following: boolean;
-}
 
 export interface MarketHoursRouteDeps {
   dataSource: DataSource;
@@ -37,7 +29,7 @@ export interface MarketHoursRouteDeps {
 }
 
 const NONE: ReadonlySet<string> = new Set();
-const exchangeParam = z.object({ id: z.string().regex(/^[A-Z0-9]{3,10}$/, 'an exchange MIC') });
+export const exchangeParam = z.object({ id: z.string().regex(/^[A-Z0-9]{3,10}$/, 'an exchange MIC') });
 
 /** GET /api/exchanges (public): the spec's client shape plus live status and next transition. */
 export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
@@ -80,8 +72,7 @@ export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
   /** Follow / unfollow an exchange's notifications; answers the user's followed exchange ids. */
   const follow = (value: boolean) => async (req: Request, res: Response) => {
     const { id } = exchangeParam.parse(req.params);
-    const [exists]: unknown[] = await deps.dataSource.query('SELECT 1 FROM exchanges WHERE id = $1', [id]);
-    if (!exists) throw notFound('No such exchange');
+    if (!(await exchangeExists(deps.dataSource, id))) throw notFound('No such exchange');
     let following: string[];
     try {
       following = await setExchangeFollow(deps.dataSource, sessionUser(req).id, id, value);
@@ -89,7 +80,8 @@ export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
       if (error instanceof LastFollowError) throw new HttpError(409, 'last_follow', error.message);
       throw error;
     }
-    res.json({ id, following: following.includes(id), followedExchangeIds: following });
+    const body: ExchangeFollowResponse = { id, following: following.includes(id), followedExchangeIds: following };
+    res.json(body);
   };
   router.put('/exchanges/:id/follow', requireUser, follow(true));
   router.delete('/exchanges/:id/follow', requireUser, follow(false));

@@ -1,15 +1,8 @@
 import type Redis from 'ioredis';
-import {
-  latestPriceSchema,
-  notificationChannel,
-  notificationMessageSchema,
-  priceUpdatesChannel,
-  watchlistChangeSchema,
-  watchlistChangesChannel,
-  type ClientNotification,
-  type LatestPrice,
-  type Logger,
-} from '@tickerbell/jobs';
+import type { Logger } from '@tickerbell/jobs';
+import { notificationChannel, notificationMessageSchema, type ClientNotification } from '@tickerbell/jobs/notifications';
+import { latestPriceSchema, priceUpdatesChannel, type LatestPrice } from '@tickerbell/jobs/prices';
+import { watchlistChangeSchema, watchlistChangesChannel } from '@tickerbell/jobs/watchlists';
 
 export interface StreamClient {
   send(notification: ClientNotification): void;

@@ -2,19 +2,24 @@ import { Router, type Response } from 'express';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
+import type { JobQueues, Logger } from '@tickerbell/jobs';
 import {
-  NOTIFICATION_COLUMNS,
-  readPushEnv,
+  clearNotifications,
+  deletePushSubscription,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationsAfter,
+  type PushEnv,
   resolveVapidKeys,
-  loadWatchedSymbols,
-  productionOutboundUrlProblem,
+  savePushSubscription,
   toClientNotification,
+  unreadNotificationCount,
   type ClientNotification,
-  type JobQueues,
-  type LatestPrice,
-  type Logger,
-  type NotificationRow,
-} from '@tickerbell/jobs';
+} from '@tickerbell/jobs/notifications';
+import type { LatestPrice } from '@tickerbell/jobs/prices';
+import { productionOutboundUrlProblem } from '@tickerbell/jobs/sources';
+import { loadWatchedSymbols } from '@tickerbell/jobs/watchlists';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
 import { NotificationStreamHub } from './notification-stream';
@@ -26,7 +31,8 @@ export const STREAM_HEARTBEAT_MS = 25_000;
 export const STREAM_RESUME_LIMIT = 200;
 
 export interface NotificationsRouteDeps {
-  config: { NODE_ENV: 'development' | 'production' | 'test' };
+  /** The push settings (VAPID keys and subject, NODE_ENV), validated at start with the rest. */
+  config: PushEnv;
   dataSource: DataSource;
   redis: Redis;
   queues: JobQueues;
@@ -35,8 +41,10 @@ export interface NotificationsRouteDeps {
   streamHeartbeatMs?: number;
 }
 
-const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'a notification id') });
-const listQuery = z.object({ cursor: z.string().regex(/^\d{1,18}$/, 'a notification id').optional() });
+export const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'a notification id') });
+export const listQuery = z.object({ cursor: z.string().regex(/^\d{1,18}$/, 'a notification id').optional() });
+/** `?lastEventId=` for clients that cannot send the Last-Event-ID header; anything else is ignored (a fresh stream). */
+export const streamQuery = z.object({ lastEventId: z.string().regex(/^\d{1,18}$/).optional().catch(undefined) });
 
 const base64url = (bytes: number) =>
   z
@@ -45,13 +53,13 @@ const base64url = (bytes: number) =>
     .refine((v) => Buffer.from(v, 'base64url').length === bytes, `${bytes} bytes, base64url`);
 
 /** A browser PushSubscription as JSON (pushManager.subscribe(...).toJSON()). */
-const subscriptionBody = z.object({
+export const subscriptionBody = z.object({
   endpoint: z.url().max(2000),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({ p256dh: base64url(65), auth: base64url(16) }),
   csrfToken: z.string().optional(),
 });
-const unsubscribeBody = z.object({ endpoint: z.url().max(2000), csrfToken: z.string().optional() });
+export const unsubscribeBody = z.object({ endpoint: z.url().max(2000), csrfToken: z.string().optional() });
 
 /**
  * Push services are https. In production an endpoint must also not name localhost or a private
@@ -69,13 +77,6 @@ function checkEndpoint(endpoint: string, production: boolean): void {
   if (problem) throw new HttpError(400, 'validation_failed', 'Invalid input: endpoint', [{ field: 'endpoint', message: problem }]);
 }
 
-async function unreadCount(dataSource: DataSource, userId: number): Promise<number> {
-  const [row]: { count: string }[] = await dataSource.query('SELECT count(*) AS count FROM notifications WHERE user_id = $1 AND read_at IS NULL', [
-    userId,
-  ]);
-  return Number(row.count);
-}
-
 function writeEvent(res: Response, notification: ClientNotification): void {
   res.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`);
 }
@@ -88,44 +89,36 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
   const { dataSource } = deps;
   const router = Router();
   const hub = new NotificationStreamHub(deps.redis, deps.queues.prefix, deps.logger, (userId) => loadWatchedSymbols(dataSource, userId));
-  const pushEnv = readPushEnv();
+  const pushEnv = deps.config;
 
   router.get('/notifications', requireUser, async (req, res) => {
     const { cursor } = listQuery.parse(req.query);
     const userId = sessionUser(req).id;
-    const rows: NotificationRow[] = await dataSource.query(
-      `SELECT ${NOTIFICATION_COLUMNS} FROM notifications
-       WHERE user_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $3`,
-      [userId, cursor ?? null, NOTIFICATIONS_PAGE_SIZE + 1],
-    );
+    const rows = await listNotifications(dataSource, userId, { beforeId: cursor ?? null, limit: NOTIFICATIONS_PAGE_SIZE + 1 });
     const page = rows.slice(0, NOTIFICATIONS_PAGE_SIZE);
     res.set('Cache-Control', 'no-store').json({
       notifications: page.map(toClientNotification),
-      unreadCount: await unreadCount(dataSource, userId),
+      unreadCount: await unreadNotificationCount(dataSource, userId),
       nextCursor: rows.length > NOTIFICATIONS_PAGE_SIZE ? String(page[page.length - 1].id) : null,
     });
   });
 
   router.post('/notifications/read-all', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
-    const [, updated]: [unknown, number] = await dataSource.query('UPDATE notifications SET read_at = now() WHERE user_id = $1 AND read_at IS NULL', [userId]);
+    const updated = await markAllNotificationsRead(dataSource, userId);
     res.json({ updated, unreadCount: 0 });
   });
 
   router.post('/notifications/:id/read', requireUser, async (req, res) => {
     const { id } = idParam.parse(req.params);
     const userId = sessionUser(req).id;
-    const [rows]: [NotificationRow[], number] = await dataSource.query(
-      `UPDATE notifications SET read_at = COALESCE(read_at, now()) WHERE id = $1 AND user_id = $2 RETURNING ${NOTIFICATION_COLUMNS}`,
-      [id, userId],
-    );
-    if (!rows.length) throw notFound('No such notification');
-    res.json({ notification: toClientNotification(rows[0]), unreadCount: await unreadCount(dataSource, userId) });
+    const row = await markNotificationRead(dataSource, userId, id);
+    if (!row) throw notFound('No such notification');
+    res.json({ notification: toClientNotification(row), unreadCount: await unreadNotificationCount(dataSource, userId) });
   });
 
   router.delete('/notifications', requireUser, async (req, res) => {
-    const [, deleted]: [unknown, number] = await dataSource.query('DELETE FROM notifications WHERE user_id = $1', [sessionUser(req).id]);
-    res.json({ deleted });
+    res.json({ deleted: await clearNotifications(dataSource, sessionUser(req).id) });
   });
 
   /**
@@ -136,7 +129,7 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
    */
   router.get('/stream', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
-    const header = req.get('last-event-id') ?? (typeof req.query.lastEventId === 'string' ? req.query.lastEventId : undefined);
+    const header = req.get('last-event-id') ?? streamQuery.parse(req.query).lastEventId;
     const resumeFrom = header && /^\d{1,18}$/.test(header) ? BigInt(header) : null;
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -168,18 +161,15 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
       clearInterval(heartbeat);
       hub.detach(userId, client);
     };
-    req.on('close', close);
+    // The response's close: the request's own fires as soon as a body sent with the GET was read.
+    res.on('close', close);
     try {
       await hub.attach(userId, client);
       // The first bytes go out once the subscription is live: what is published after a client
       // sees them reaches it.
       res.write('retry: 5000\n\n');
       if (resumeFrom !== null) {
-        const rows: NotificationRow[] = await dataSource.query(
-          `SELECT ${NOTIFICATION_COLUMNS} FROM notifications WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
-          [userId, String(resumeFrom), STREAM_RESUME_LIMIT],
-        );
-        for (const row of rows) send(toClientNotification(row));
+        for (const row of await notificationsAfter(dataSource, userId, String(resumeFrom), STREAM_RESUME_LIMIT)) send(toClientNotification(row));
       }
       replaying = false;
       pending.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)).forEach(send);
@@ -200,22 +190,19 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
     const body = subscriptionBody.parse(req.body);
     checkEndpoint(body.endpoint, deps.config.NODE_ENV === 'production');
     // The endpoint identifies a browser: re-subscribing (or another user signing in on it) takes it over.
-    const [row]: { id: number }[] = await dataSource.query(
-      `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, user_agent) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT ON CONSTRAINT uq_push_subscriptions_endpoint
-       DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, user_agent = EXCLUDED.user_agent, failure_count = 0
-       RETURNING id`,
-      [sessionUser(req).id, body.endpoint, body.keys.p256dh, body.keys.auth, req.get('user-agent')?.slice(0, 500) ?? null],
-    );
-    res.status(201).json({ id: row.id, endpoint: body.endpoint });
+    const id = await savePushSubscription(dataSource, {
+      userId: sessionUser(req).id,
+      endpoint: body.endpoint,
+      p256dh: body.keys.p256dh,
+      auth: body.keys.auth,
+      userAgent: req.get('user-agent')?.slice(0, 500) ?? null,
+    });
+    res.status(201).json({ id, endpoint: body.endpoint });
   });
 
   router.delete('/push/subscriptions', requireUser, async (req, res) => {
     const body = unsubscribeBody.parse(req.body);
-    const [, deleted]: [unknown, number] = await dataSource.query('DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2', [
-      sessionUser(req).id,
-      body.endpoint,
-    ]);
+    const deleted = await deletePushSubscription(dataSource, sessionUser(req).id, body.endpoint);
     if (!deleted) throw notFound('No such push subscription');
     res.status(204).end();
   });

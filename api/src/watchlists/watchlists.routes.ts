@@ -2,10 +2,12 @@ import express, { Router, type Request } from 'express';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
+import type { JobQueues, Logger } from '@tickerbell/jobs';
 import {
   WATCHLIST_CSV_MAX_BYTES,
   WATCHLIST_ITEMS_MAX,
   WATCHLIST_NAME_MAX,
+  WATCHLIST_SYMBOL_MAX,
   WatchlistCsvError,
   WatchlistError,
   addWatchlistItem,
@@ -20,12 +22,11 @@ import {
   removeWatchlistItem,
   renameWatchlist,
   reorderWatchlist,
-  type JobQueues,
-  type Logger,
   type WatchlistErrorCode,
-} from '@tickerbell/jobs';
+} from '@tickerbell/jobs/watchlists';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
+import { idParam } from '../http/input';
 
 export interface WatchlistsRouteDeps {
   dataSource: DataSource;
@@ -35,11 +36,11 @@ export interface WatchlistsRouteDeps {
 }
 
 const nameSchema = z.string().trim().min(1).max(WATCHLIST_NAME_MAX);
-const nameBody = z.object({ name: nameSchema }).strict();
-const symbolBody = z.object({ symbol: z.string().trim().min(1).max(30) }).strict();
-const orderBody = z.object({ itemIds: z.array(z.number().int().positive()).max(WATCHLIST_ITEMS_MAX * 2) }).strict();
-const importJsonBody = z.object({ name: nameSchema.optional(), csv: z.string() }).strict();
-const importQuery = z.object({ name: nameSchema.optional() });
+export const nameBody = z.object({ name: nameSchema }).strict();
+export const symbolBody = z.object({ symbol: z.string().trim().min(1).max(WATCHLIST_SYMBOL_MAX) }).strict();
+export const orderBody = z.object({ itemIds: z.array(z.number().int().positive()).max(WATCHLIST_ITEMS_MAX * 2) }).strict();
+export const importJsonBody = z.object({ name: nameSchema.optional(), csv: z.string() }).strict();
+export const importQuery = z.object({ name: nameSchema.optional() });
 
 const STATUS: Record<WatchlistErrorCode, number> = {
   not_found: 404,
@@ -52,12 +53,6 @@ const STATUS: Record<WatchlistErrorCode, number> = {
   limit: 403,
 };
 
-/** Ids in paths: anything but a positive int4 cannot be one of the user's rows. */
-function idParam(value: unknown, what: string): number {
-  const id = typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
-  if (!(id <= 2_147_483_647)) throw notFound(`No such ${what}`);
-  return id;
-}
 
 /** Domain refusals as HTTP errors; anything else goes on to the 500 handler. */
 async function http<T>(run: () => Promise<T>): Promise<T> {
@@ -119,7 +114,9 @@ export function watchlistsRoutes(deps: WatchlistsRouteDeps): Router {
   router.post('/watchlists/import', requireUser, csvBody, async (req, res) => {
     const userId = sessionUser(req).id;
     const { name, csv } = importInput(req);
-    if (name === undefined) throw new HttpError(400, 'validation_failed', 'Name the new watchlist: `name` in the JSON body or `?name=`');
+    if (name === undefined) {
+      throw new HttpError(400, 'validation_failed', 'Invalid input: name', [{ field: 'name', message: 'name the new watchlist: `name` in the JSON body or `?name=`' }]);
+    }
     const result = await http(() => importWatchlist(db, userId, name, csv));
     await changed(userId);
     res.status(201).json(result);

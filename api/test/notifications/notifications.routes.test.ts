@@ -2,18 +2,13 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import request from 'supertest';
-import {
-  BUNDLED_EXCHANGE_CALENDARS_PATH,
-  deliverNotifications,
-  fixedClock,
-  importExchangeCalendarFile,
-  readExchangeCalendarFile,
-  type ClientNotification,
-} from '@tickerbell/jobs';
+import { fixedClock } from '@tickerbell/jobs';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendarFile, readExchangeCalendarFile } from '@tickerbell/jobs/market-hours';
+import { deliverNotifications, type ClientNotification } from '@tickerbell/jobs/notifications';
 import { AccountsHarness, csrfOf, signIn, signedInUser, type Agent } from '../support/accounts-harness';
-import { browserKeys } from '@tickerbell/jobs/src/testing/push-service';
+import { browserKeys } from '@tickerbell/jobs/testing/push-service';
 import { SseClient } from './sse-client';
-import type { ExchangeView } from '../../src/market-hours/market-hours.routes';
+import type { ExchangeView } from '@tickerbell/jobs/market-hours/shapes';
 
 const logger = pino({ level: 'silent' });
 
@@ -156,7 +151,7 @@ describe('notifications api, exchange follows and the live stream (real app, Pos
         email: false,
         userIds: [alice.id],
       },
-      { dataSource: harness.db.dataSource, queues: harness.queues, clock: fixedClock('2026-11-23T14:30:00Z'), logger },
+      { dataSource: harness.db.dataSource, queues: harness.queues, redis: harness.queues.redis, clock: fixedClock('2026-11-23T14:30:00Z'), logger },
     );
 
     const [onOne] = await aliceOnOne.waitFor(1);
@@ -185,7 +180,7 @@ describe('notifications api, exchange follows and the live stream (real app, Pos
         email: false,
         userIds: [alice.id],
       },
-      { dataSource: harness.db.dataSource, queues: harness.queues, clock: fixedClock('2026-11-23T14:30:00Z'), logger },
+      { dataSource: harness.db.dataSource, queues: harness.queues, redis: harness.queues.redis, clock: fixedClock('2026-11-23T14:30:00Z'), logger },
     );
     const all = await resumed.waitFor(3);
     expect(JSON.parse(all[2].data).title).toBe('Later');

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { SEEDS, fixedClock, runSeeds } from '@tickerbell/jobs';
+import { fixedClock } from '@tickerbell/jobs';
+import { SEEDS, runSeeds } from '@tickerbell/jobs/seeds';
 import { AccountsHarness, csrfOf, signedInUser, type Agent } from './accounts-harness';
 
 /** The fixed "now" of the alerts api tests. */

@@ -27,3 +27,11 @@ export function checkOwnerRemains(target: TeamRole, nextRole: TeamRole | null, o
   if (target === 'owner' && nextRole !== 'owner' && ownerCount <= 1) return 'last_owner';
   return null;
 }
+
+/** A pending invitation not accepted within this many days becomes `expired`. */
+export const INVITATION_TTL_DAYS = 7;
+
+/** Whether an invitation sent at `invitedAt` has expired at `now` (pending ones only show it). */
+export function invitationExpired(invitedAt: Date, now: Date): boolean {
+  return invitedAt.getTime() + INVITATION_TTL_DAYS * 24 * 3600 * 1000 <= now.getTime();
+}

@@ -1,5 +1,23 @@
 import DecimalJs from 'decimal.js';
 import { z } from 'zod';
+import {
+  CHANNEL_CONDITIONS,
+  CONDITION_DEFAULTS,
+  CROSS_DIRECTIONS,
+  DECIMAL_PATTERN,
+  MA_KINDS,
+  MOVING_CONDITIONS,
+  MOVING_PERCENT_CONDITIONS,
+  PERIOD_BARS,
+  PRICE_LEVEL_CONDITIONS,
+  RSI_CONDITIONS,
+  RSI_LEVEL_BOUNDS,
+  TECHNICAL_CONDITIONS,
+  WINDOW_MINUTES,
+  type AlertCondition,
+  type PriceCondition,
+  type TechnicalCondition,
+} from './alerts.shapes';
 import { ema, macd, rsi, sma, type Series } from './technical-indicators';
 
 /**
@@ -8,6 +26,8 @@ import { ema, macd, rsi, sma, type Series } from './technical-indicators';
  * docs/alerts.md and pinned by jobs/test/alerts/alert-conditions.test.ts.
  *
  * Prices and thresholds are decimal strings and are compared exactly (decimal.js), never as floats.
+ * The condition types, parameters and limits are the HTTP shapes' (alerts.shapes.ts); the zod
+ * schemas below are built from them.
  */
 
 /** Enough digits that differences and products of numeric(30,10) values never round. */
@@ -15,37 +35,57 @@ export const ExactDecimal = DecimalJs.clone({ precision: 80 });
 type Decimal = InstanceType<typeof ExactDecimal>;
 const Decimal = ExactDecimal;
 
-export const PRICE_LEVEL_CONDITIONS = ['crossing', 'crossing_up', 'crossing_down', 'greater_than', 'less_than'] as const;
-export const CHANNEL_CONDITIONS = ['entering_channel', 'exiting_channel', 'inside_channel', 'outside_channel'] as const;
-export const MOVING_CONDITIONS = ['moving_up', 'moving_down'] as const;
-export const MOVING_PERCENT_CONDITIONS = ['moving_up_percent', 'moving_down_percent'] as const;
-export const TECHNICAL_CONDITIONS = ['rsi_above', 'rsi_below', 'price_crossing_ma', 'ma_crossover', 'macd_signal_cross'] as const;
+export {
+  ALERT_CONDITION_TYPES,
+  CHANNEL_CONDITIONS,
+  MOVING_CONDITIONS,
+  MOVING_PERCENT_CONDITIONS,
+  PRICE_LEVEL_CONDITIONS,
+  RSI_CONDITIONS,
+  TECHNICAL_CONDITIONS,
+  type AlertCondition,
+  type AlertConditionType,
+  type PriceCondition,
+  type TechnicalCondition,
+} from './alerts.shapes';
+
+/** The decimal a string holds, or null: zod runs every check of a field, so a refinement may see a value that failed the pattern. */
+function decimalOrNull(value: string): Decimal | null {
+  return DECIMAL_PATTERN.test(value) ? new Decimal(value) : null;
+}
 
 /** A positive decimal that fits the numeric(30,10) columns. */
 export const decimalStringSchema = z
   .string()
-  .regex(/^\d{1,20}(\.\d{1,10})?$/, 'a decimal number such as 42 or 60740.25 (at most 10 decimals)')
-  .refine((v) => new Decimal(v).gt(0), 'must be greater than 0');
+  .regex(DECIMAL_PATTERN, 'a decimal number such as 42 or 60740.25 (at most 10 decimals)')
+  .refine((v) => decimalOrNull(v)?.gt(0) ?? true, 'must be greater than 0');
 
-// One day at most: history is kept in memory per symbol.
-const windowMinutesSchema = z.number().int().min(1).max(1440);
-const directionSchema = z.enum(['up', 'down', 'any']).default('any');
-const maKindSchema = z.enum(['sma', 'ema']).default('sma');
-const periodSchema = z.number().int().min(2).max(500);
+const windowMinutesSchema = z.number().int().min(WINDOW_MINUTES.min).max(WINDOW_MINUTES.max);
+const directionSchema = z.enum(CROSS_DIRECTIONS).default(CONDITION_DEFAULTS.direction);
+const maKindSchema = z.enum(MA_KINDS).default(CONDITION_DEFAULTS.ma);
+const periodSchema = z.number().int().min(PERIOD_BARS.min).max(PERIOD_BARS.max);
 
 export const priceConditionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.enum(PRICE_LEVEL_CONDITIONS), value: decimalStringSchema }).strict(),
   z
     .object({ type: z.enum(CHANNEL_CONDITIONS), low: decimalStringSchema, high: decimalStringSchema })
     .strict()
-    .refine((c) => new Decimal(c.low).lt(c.high), { message: 'low must be below high', path: ['high'] }),
+    .refine((c) => {
+      const low = decimalOrNull(c.low);
+      const high = decimalOrNull(c.high);
+      return !low || !high || low.lt(high);
+    }, { message: 'low must be below high', path: ['high'] }),
   z.object({ type: z.enum(MOVING_CONDITIONS), amount: decimalStringSchema, minutes: windowMinutesSchema }).strict(),
   z.object({ type: z.enum(MOVING_PERCENT_CONDITIONS), percent: decimalStringSchema, minutes: windowMinutesSchema }).strict(),
 ]);
 
 export const technicalConditionSchema = z.discriminatedUnion('type', [
   z
-    .object({ type: z.enum(['rsi_above', 'rsi_below']), level: z.number().gt(0).lt(100), period: periodSchema.default(14) })
+    .object({
+      type: z.enum(RSI_CONDITIONS),
+      level: z.number().gt(RSI_LEVEL_BOUNDS.above).lt(RSI_LEVEL_BOUNDS.below),
+      period: periodSchema.default(CONDITION_DEFAULTS.rsiPeriod),
+    })
     .strict(),
   z.object({ type: z.literal('price_crossing_ma'), ma: maKindSchema, period: periodSchema, direction: directionSchema }).strict(),
   z
@@ -55,9 +95,9 @@ export const technicalConditionSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('macd_signal_cross'),
-      fast: periodSchema.default(12),
-      slow: periodSchema.default(26),
-      signal: periodSchema.default(9),
+      fast: periodSchema.default(CONDITION_DEFAULTS.macd.fast),
+      slow: periodSchema.default(CONDITION_DEFAULTS.macd.slow),
+      signal: periodSchema.default(CONDITION_DEFAULTS.macd.signal),
       direction: directionSchema,
     })
     .strict()
@@ -66,10 +106,14 @@ export const technicalConditionSchema = z.discriminatedUnion('type', [
 
 export const alertConditionSchema = z.union([priceConditionSchema, technicalConditionSchema]);
 
-export type PriceCondition = z.infer<typeof priceConditionSchema>;
-export type TechnicalCondition = z.infer<typeof technicalConditionSchema>;
-export type AlertCondition = PriceCondition | TechnicalCondition;
-export type AlertConditionType = AlertCondition['type'];
+// The schemas parse exactly the shapes' types (alerts.shapes.ts): a change to one without the
+// other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemasMatchShapes: [
+  Same<z.infer<typeof priceConditionSchema>, PriceCondition>,
+  Same<z.infer<typeof technicalConditionSchema>, TechnicalCondition>,
+] = [true, true];
+void schemasMatchShapes;
 
 export function isTechnicalCondition(condition: AlertCondition): condition is TechnicalCondition {
   return (TECHNICAL_CONDITIONS as readonly string[]).includes(condition.type);

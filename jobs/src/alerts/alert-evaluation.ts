@@ -1,5 +1,5 @@
-import { queuesRedis } from '../notifications/queues-redis';
 import { INTERVAL_MS, type CandleInterval } from '../prices/price-source';
+import { closesUpTo } from '../prices/prices.store';
 import type { JobPayload } from '../registry';
 import type { JobContext } from '../runtime/job-handler';
 import {
@@ -12,7 +12,8 @@ import {
   type TechnicalCondition,
 } from './alert-conditions';
 import { alertIndexFor } from './alert-index-cache';
-import { historyPoints, type IndexedAlert } from './alert-index';
+import type { IndexedAlert } from './alert-index';
+import { historyPoints } from './alert-price-history';
 import { priceAlertMessage, technicalAlertMessage } from './alert-message';
 import { triggerAlerts, type FiringKey, type TriggerCandidate, type TriggerResult } from './alert-triggers';
 
@@ -49,7 +50,7 @@ export async function evaluatePriceTicks(payload: JobPayload<'alerts.evaluate'>,
   }
   const histories = cache.priceHistories;
   histories.retain((symbol) => index.historyMinutes(symbol) > 0);
-  if (since.size) await histories.refresh(await queuesRedis(context.queues, 'alerts'), context.queues.prefix, since);
+  if (since.size) await histories.refresh(context.redis, context.queues.prefix, since);
 
   const candidates: TriggerCandidate[] = [];
   const seen = new Set<number>();
@@ -107,16 +108,11 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
     const alerts = index.technicalAlerts(bar.symbol).filter((a) => cache.intervalOf(a.id) === bar.interval && isTechnicalCondition(a.condition));
     if (!alerts.length) continue;
     const needed = Math.max(...alerts.map((a) => barsNeeded(a.condition as TechnicalCondition))) + TECHNICAL_BARS_MARGIN;
-    const rows: { open_time: Date; close: string }[] = await context.dataSource.query(
-      `SELECT b.open_time, b.close FROM price_bars b JOIN markets m ON m.id = b.market_id
-       WHERE m.symbol = $1 AND b.interval = $2 AND b.open_time <= $3 ORDER BY b.open_time DESC LIMIT $4`,
-      [bar.symbol, bar.interval, openTime, needed],
-    );
-    if (!rows.length || rows[0].open_time.getTime() !== openTime.getTime()) {
+    const { newestOpenTime, closes } = await closesUpTo(context.dataSource, bar.symbol, bar.interval, openTime, needed);
+    if (newestOpenTime?.getTime() !== openTime.getTime()) {
       context.logger.warn({ symbol: bar.symbol, interval: bar.interval, openTime: bar.openTime }, 'closed bar not stored: technical alerts skipped');
       continue;
     }
-    const closes = rows.reverse().map((r) => r.close);
     const price = closes[closes.length - 1];
     const met = (condition: TechnicalCondition) => isTechnicalConditionMet(condition, closes);
     for (const alert of alerts) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COOLDOWN_SECONDS, TRIGGER_FREQUENCIES, type TriggerFrequency } from './alerts.shapes';
 
 /**
  * When a met condition may fire an alert (docs/alerts.md, "Trigger frequency"):
@@ -8,16 +9,15 @@ import { z } from 'zod';
  * - `every_time`: every time, but not again within `cooldownSeconds` of the last trigger.
  * An alert past its `expiresAt` never fires and becomes inactive.
  */
-export const TRIGGER_FREQUENCIES = ['once', 'once_per_day', 'every_time'] as const;
-export type TriggerFrequency = (typeof TRIGGER_FREQUENCIES)[number];
+export { TRIGGER_FREQUENCIES, type TriggerFrequency } from './alerts.shapes';
 
-export const DEFAULT_COOLDOWN_SECONDS = 60;
+export const DEFAULT_COOLDOWN_SECONDS = COOLDOWN_SECONDS.default;
 
 export const triggerRuleSchema = z
   .object({
     frequency: z.enum(TRIGGER_FREQUENCIES),
     // Only for every_time; one day at most.
-    cooldownSeconds: z.number().int().min(0).max(86_400).default(DEFAULT_COOLDOWN_SECONDS),
+    cooldownSeconds: z.number().int().min(0).max(COOLDOWN_SECONDS.max).default(DEFAULT_COOLDOWN_SECONDS),
     expiresAt: z.coerce.date().nullable().default(null),
   })
   .strict();

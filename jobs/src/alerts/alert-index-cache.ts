@@ -1,6 +1,5 @@
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { queuesRedis } from '../notifications/queues-redis';
 import type { Clock } from '../runtime/clock';
 import type { JobContext } from '../runtime/job-handler';
 import type { Logger } from '../runtime/logger';
@@ -8,17 +7,7 @@ import { alertConditionSchema } from './alert-conditions';
 import { alertChangeSchema, alertChangesChannel } from './alert-changes';
 import { AlertIndex, type IndexedAlert } from './alert-index';
 import { AlertPriceHistories } from './alert-price-history';
-
-interface IndexRow {
-  id: number;
-  symbol: string;
-  params: unknown;
-  interval: string | null;
-}
-
-// The active, unexpired alerts with their market's symbol (params hold the whole condition).
-const INDEX_ROWS_SQL = `SELECT a.id, m.symbol, a.params, a.interval FROM alerts a JOIN markets m ON m.id = a.market_id
-  WHERE a.is_active AND (a.expires_at IS NULL OR a.expires_at > $1)`;
+import { loadIndexRows, type IndexRow } from './alert-firings.store';
 
 /** An indexed alert with the bar interval of a technical condition (null for price conditions). */
 export type CachedAlert = IndexedAlert & { interval: string | null };
@@ -83,7 +72,7 @@ export class AlertIndexCache {
   /** Replaces the index with one built from the database. */
   async rebuild(): Promise<void> {
     const started = Date.now();
-    const rows: IndexRow[] = await this.dataSource.query(INDEX_ROWS_SQL, [this.clock.now()]);
+    const rows = await loadIndexRows(this.dataSource, this.clock.now());
     const alerts: IndexedAlert[] = [];
     const intervals = new Map<number, string>();
     for (const row of rows) {
@@ -100,7 +89,7 @@ export class AlertIndexCache {
   /** Reloads these alerts from the database: active ones are upserted (re-armed), the others removed. */
   async reload(alertIds: readonly number[]): Promise<void> {
     if (!alertIds.length) return;
-    const rows: IndexRow[] = await this.dataSource.query(`${INDEX_ROWS_SQL} AND a.id = ANY($2::int[])`, [this.clock.now(), alertIds]);
+    const rows = await loadIndexRows(this.dataSource, this.clock.now(), alertIds);
     const found = new Set<number>();
     for (const row of rows) {
       const alert = toIndexedAlert(row, this.logger);
@@ -168,7 +157,7 @@ export class AlertIndexCache {
 const caches = new Map<DataSource, Map<string, Promise<AlertIndexCache>>>();
 
 /** The process's alert index cache for this context, built on first use. */
-export function alertIndexFor(context: Pick<JobContext, 'dataSource' | 'queues' | 'clock' | 'logger'>): Promise<AlertIndexCache> {
+export function alertIndexFor(context: Pick<JobContext, 'dataSource' | 'queues' | 'redis' | 'clock' | 'logger'>): Promise<AlertIndexCache> {
   let byPrefix = caches.get(context.dataSource);
   if (!byPrefix) {
     byPrefix = new Map();
@@ -180,7 +169,7 @@ export function alertIndexFor(context: Pick<JobContext, 'dataSource' | 'queues' 
     cache = (async () =>
       AlertIndexCache.open({
         dataSource: context.dataSource,
-        redis: await queuesRedis(context.queues, 'alerts'),
+        redis: context.redis,
         prefix,
         clock: context.clock,
         logger: context.logger,

@@ -2,17 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, type CandleInterval } from '../prices/price-source';
 import { productionOutboundUrlProblem } from '../sources/outbound-guard';
+import { ExactDecimal, alertConditionSchema, isTechnicalCondition, type AlertCondition } from './alert-conditions';
 import {
-  CHANNEL_CONDITIONS,
-  ExactDecimal,
-  MOVING_CONDITIONS,
-  MOVING_PERCENT_CONDITIONS,
-  PRICE_LEVEL_CONDITIONS,
-  TECHNICAL_CONDITIONS,
-  alertConditionSchema,
-  isTechnicalCondition,
-  type AlertCondition,
-} from './alert-conditions';
+  ALERT_CONDITION_TYPES,
+  ALERT_LOGS_MAX_PAGE_SIZE,
+  ALERT_LOGS_PAGE_SIZE,
+  ALERT_NAME_MAX,
+  ALERT_SYMBOL_MAX,
+  ALERTS_MAX_PAGE_SIZE,
+  ALERTS_PAGE_SIZE,
+  AUDIO_MESSAGE_MAX,
+  AUDIO_VOICE_ID_MAX,
+  DEFAULT_TECHNICAL_INTERVAL,
+  WEBHOOK_SECRET_LENGTH,
+  WEBHOOK_URL_MAX,
+} from './alerts.shapes';
 import { triggerRuleSchema } from './alert-frequency';
 
 /**
@@ -20,16 +24,7 @@ import { triggerRuleSchema } from './alert-frequency';
  * stored columns derive from it. docs/alerts.md, "Alerts API".
  */
 
-export const ALERT_CONDITION_TYPES = [
-  ...PRICE_LEVEL_CONDITIONS,
-  ...CHANNEL_CONDITIONS,
-  ...MOVING_CONDITIONS,
-  ...MOVING_PERCENT_CONDITIONS,
-  ...TECHNICAL_CONDITIONS,
-] as const;
-
-/** Bar interval of a technical alert when the client names none. */
-export const DEFAULT_TECHNICAL_INTERVAL: CandleInterval = '1h';
+export { ALERT_LOGS_MAX_PAGE_SIZE, ALERT_LOGS_PAGE_SIZE, ALERTS_MAX_PAGE_SIZE, ALERTS_PAGE_SIZE, DEFAULT_TECHNICAL_INTERVAL } from './alerts.shapes';
 
 /**
  * alertConditionSchema, with the type checked first: an unknown type then names `condition.type`
@@ -37,11 +32,9 @@ export const DEFAULT_TECHNICAL_INTERVAL: CandleInterval = '1h';
  */
 export const alertConditionInputSchema = z.looseObject({ type: z.enum(ALERT_CONDITION_TYPES) }).pipe(alertConditionSchema);
 
-const WEBHOOK_URL_MAX = 2000;
-
 const alertInputFields = {
-  name: z.string().trim().min(1).max(100),
-  symbol: z.string().trim().min(1).max(30),
+  name: z.string().trim().min(1).max(ALERT_NAME_MAX),
+  symbol: z.string().trim().min(1).max(ALERT_SYMBOL_MAX),
   condition: alertConditionInputSchema,
   // Only for technical conditions (checked with the condition, as it may come from the stored alert).
   interval: z.enum(CANDLE_INTERVALS),
@@ -51,15 +44,15 @@ const alertInputFields = {
   expiresAt: z.iso.datetime({ offset: true }).nullable(),
   isActive: z.boolean(),
   useAudio: z.boolean(),
-  audioMessage: z.string().max(500).nullable(),
-  audioVoiceId: z.string().max(100).nullable(),
+  audioMessage: z.string().max(AUDIO_MESSAGE_MAX).nullable(),
+  audioVoiceId: z.string().max(AUDIO_VOICE_ID_MAX).nullable(),
   notifyPush: z.boolean(),
   notifyEmail: z.boolean(),
   webhookUrl: z
     .url({ protocol: /^https?$/, error: 'an http(s) URL' })
     .max(WEBHOOK_URL_MAX)
     .nullable(),
-  webhookSecret: z.string().min(16).max(128).nullable(),
+  webhookSecret: z.string().min(WEBHOOK_SECRET_LENGTH.min).max(WEBHOOK_SECRET_LENGTH.max).nullable(),
   // The CSRF token may travel in the body (csrf.ts): accepted and ignored.
   csrfToken: z.string().optional(),
 };
@@ -88,10 +81,6 @@ export type CreateAlertBody = z.infer<typeof createAlertBodySchema>;
 export const patchAlertBodySchema = z.object(alertInputFields).partial().strict();
 export type PatchAlertBody = z.infer<typeof patchAlertBodySchema>;
 
-/** GET /api/alerts?active=&symbol= */
-export const ALERTS_PAGE_SIZE = 100;
-export const ALERTS_MAX_PAGE_SIZE = 200;
-
 /** GET /api/alerts?active=&symbol=&before=<alertId>&limit= */
 export const alertListQuerySchema = z
   .object({
@@ -101,9 +90,6 @@ export const alertListQuerySchema = z
     limit: z.coerce.number().int().min(1).max(ALERTS_MAX_PAGE_SIZE).default(ALERTS_PAGE_SIZE),
   })
   .strict();
-
-export const ALERT_LOGS_PAGE_SIZE = 50;
-export const ALERT_LOGS_MAX_PAGE_SIZE = 200;
 
 /** GET /api/alerts/:id/logs?before=<logId>&limit= */
 export const alertLogsQuerySchema = z
@@ -192,13 +178,4 @@ export function checkWebhookUrl(url: string, options: { production: boolean }): 
 /** A webhook signing secret for an alert whose owner set a URL without one (64 hex characters). */
 export function generateWebhookSecret(): string {
   return randomBytes(32).toString('hex');
-}
-
-/**
- * The prices.backfill-bars job id for a technical alert's bars: one per symbol, interval and UTC
- * day, so many alerts on the same bars (or a retried request) queue the work once a day.
- */
-export function alertBarsBackfillJobId(symbol: string, interval: CandleInterval, now: Date): string {
-  // BullMQ refuses ':' in custom ids.
-  return `backfill-${symbol.replace(/[^A-Za-z0-9^._-]/g, '_')}-${interval}-${now.toISOString().slice(0, 10)}`;
 }

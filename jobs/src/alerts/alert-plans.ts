@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { countActiveAlerts, liveSubscriptionPlans, lockUserAlertPlan, type AlertsDb } from './alerts.store';
 
 /**
  * Plan limits of alerts: the most ACTIVE alerts a user's plan allows (inactive ones are free to
@@ -29,47 +29,19 @@ export function parseAlertPlanLimits(text: string): AlertPlanLimits {
   return limits;
 }
 
-/** A database handle that can run raw SQL: a DataSource or a transaction's EntityManager. */
-export interface AlertsSql {
-  query: EntityManager['query'];
-}
-
 /**
  * The user's plan for alert limits: the lower-cased plan name of an active or trialing
  * subscription that the limits know, else free. The billing issue will own this rule (plans,
  * teams' plans, grace periods); until then a subscription row is all there is to go on.
  */
-export async function alertPlanOf(db: AlertsSql, userId: number, limits: AlertPlanLimits): Promise<string> {
-  const rows: { plan: string }[] = await db.query(
-    `SELECT lower(plan_name) AS plan FROM subscriptions
-      WHERE user_id = $1 AND status IN ('active', 'trialing') AND plan_name IS NOT NULL
-      ORDER BY updated_at DESC, id DESC`,
-    [userId],
-  );
+export async function alertPlanOf(db: AlertsDb, userId: number, limits: AlertPlanLimits): Promise<string> {
   // The most generous plan the user pays for, if several subscriptions are live.
   let best: string | null = null;
-  for (const { plan } of rows) {
+  for (const plan of await liveSubscriptionPlans(db, userId)) {
     const limit = limits.get(plan);
     if (limit !== undefined && (best === null || limit > (limits.get(best) ?? 0))) best = plan;
   }
   return best ?? ALERTS_DEFAULT_PLAN;
-}
-
-/** Active alerts that count against the limit: active and not past their expiry at `now`. */
-export async function countActiveAlerts(db: AlertsSql, userId: number, now: Date): Promise<number> {
-  const [row]: { count: string }[] = await db.query(
-    'SELECT count(*) AS count FROM alerts WHERE user_id = $1 AND is_active AND (expires_at IS NULL OR expires_at > $2)',
-    [userId, now],
-  );
-  return Number(row.count);
-}
-
-/**
- * Serialises a user's count-then-activate steps (create, re-activate) until the transaction ends,
- * so two concurrent requests at limit - 1 cannot both pass the count.
- */
-export async function lockUserAlertPlan(manager: AlertsSql, userId: number): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`alerts-plan:${userId}`]);
 }
 
 export interface AlertPlanUsage {
@@ -83,7 +55,7 @@ export interface AlertPlanUsage {
  * would pass the limit (null when they fit, else the usage for the 403).
  */
 export async function checkAlertPlanLimit(
-  manager: AlertsSql,
+  manager: AlertsDb,
   userId: number,
   limits: AlertPlanLimits,
   now: Date,

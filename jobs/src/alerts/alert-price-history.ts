@@ -1,7 +1,41 @@
 import type Redis from 'ioredis';
-import { parsePriceHistoryMember, priceHistoryKey } from '../prices/price-store';
-import type { ParsedHistory } from './alert-index';
+import { parsePriceHistoryMember, readPriceHistoryMembers } from '../prices/latest-prices.store';
+import type { PricePoint } from './alert-conditions';
 import { decimalToDouble } from './decimal-to-double';
+
+/**
+ * A symbol's recent prices parsed once, for callers that keep history in the process and hand the
+ * index numbers instead of Date objects and decimal strings on every tick: entries [start, end) of
+ * parallel arrays, in any order. `price[i]` must be `Number(decimal[i])` (decimalToDouble): the
+ * index's bands assume it, and `decimal` keeps the exact value for the thresholds that tie.
+ */
+export interface ParsedHistory {
+  atMs: ArrayLike<number>;
+  price: ArrayLike<number>;
+  decimal: ArrayLike<string>;
+  start: number;
+  end: number;
+}
+
+/** The parsed form of a history. */
+export function parseHistory(points: readonly PricePoint[]): ParsedHistory {
+  const atMs = new Float64Array(points.length);
+  const price = new Float64Array(points.length);
+  const decimal = new Array<string>(points.length);
+  points.forEach((point, i) => {
+    atMs[i] = point.at.getTime();
+    price[i] = decimalToDouble(point.price);
+    decimal[i] = point.price;
+  });
+  return { atMs, price, decimal, start: 0, end: points.length };
+}
+
+/** A parsed history as points again (the exact evaluator and alert messages read those). */
+export function historyPoints(history: ParsedHistory): PricePoint[] {
+  const points: PricePoint[] = [];
+  for (let i = history.start; i < history.end; i++) points.push({ at: new Date(history.atMs[i]), price: history.decimal[i] });
+  return points;
+}
 
 /**
  * One symbol's recent prices as the alert index reads them, parsed once (ms, double and the exact
@@ -101,20 +135,22 @@ export class AlertPriceHistories {
   private async read(redis: Redis, prefix: string, sinceMs: ReadonlyMap<string, number>): Promise<void> {
     if (!sinceMs.size) return;
     const targets: SymbolPriceHistory[] = [];
-    const pipeline = redis.pipeline();
     for (const [symbol, since] of sinceMs) {
       let history = this.bySymbol.get(symbol);
       if (!history || since < history.coveredFromMs) history = new SymbolPriceHistory(since);
       targets.push(history);
-      pipeline.zrangebyscore(priceHistoryKey(prefix, symbol), history.readFrom, '+inf');
     }
-    const results = (await pipeline.exec()) ?? [];
+    const symbols = [...sinceMs.keys()];
+    const results = await readPriceHistoryMembers(
+      redis,
+      prefix,
+      targets.map((history, i) => ({ symbol: symbols[i], from: history.readFrom })),
+    );
     let i = 0;
     for (const [symbol, since] of sinceMs) {
-      const [error, members] = results[i] ?? [new Error('no reply')];
+      const { error, members: read } = results[i];
       const history = targets[i++];
       if (error) throw error;
-      const read = members as string[];
       this.pointsRead += read.length;
       history.append(read);
       history.trim(since);

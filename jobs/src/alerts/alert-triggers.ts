@@ -1,41 +1,24 @@
 import type { EntityManager } from 'typeorm';
-import { importanceOf, NOTIFICATION_COLUMNS, toClientNotification, type NotificationRow, type PushOptions } from '../notifications/notification-content';
-import { publishNotifications } from '../notifications/notification-channel';
-import { MAX_PUSH_TARGETS } from '../notifications/notifications.jobs';
-import { queuesRedis } from '../notifications/queues-redis';
+import { importanceOf, type PushOptions } from '../notifications/notification-content';
+import { dispatchNotifications, writeNotifications, type DispatchResult, type NotificationRequest, type WrittenNotification } from '../notifications/notify';
 import type { JobContext } from '../runtime/job-handler';
 import { alertConditionSchema, ExactDecimal, isTechnicalCondition, TECHNICAL_CONDITIONS, type AlertCondition } from './alert-conditions';
 import { publishAlertChanges } from './alert-changes';
 import { decideTrigger, isExpired, TRIGGER_FREQUENCIES, type TriggerFrequency, type TriggerState } from './alert-frequency';
 import type { AlertIndexCache, CachedAlert } from './alert-index-cache';
 import { alertTitle } from './alert-message';
+import {
+  deactivateAlerts,
+  firingRowsOfKeys,
+  insertAlertLogs,
+  linkAlertLogNotifications,
+  lockAlertsForTrigger,
+  markAlertsTriggered,
+  type LockedAlert,
+} from './alert-firings.store';
+import { alertsJobIds } from './alerts.jobs';
 
-/** An alert row as the trigger path locks and reads it. */
-export interface LockedAlert {
-  id: number;
-  user_id: number;
-  name: string;
-  condition: string;
-  value: string;
-  params: unknown;
-  interval: string | null;
-  frequency: string;
-  cooldown_seconds: number;
-  expires_at: Date | null;
-  notify_push: boolean;
-  notify_email: boolean;
-  webhook_url: string | null;
-  is_active: boolean;
-  use_audio: boolean;
-  audio_message: string | null;
-  audio_voice_id: string | null;
-  last_triggered: Date | null;
-  symbol: string;
-}
-
-const LOCKED_ALERT_COLUMNS = `a.id, a.user_id, a.name, a.condition, a.value, a.params, a.interval, a.frequency, a.cooldown_seconds,
-  a.expires_at, a.notify_push, a.notify_email, a.webhook_url, a.is_active, a.use_audio, a.audio_message, a.audio_voice_id,
-  a.last_triggered, m.symbol`;
+export type { LockedAlert };
 
 /** An alert the index says a tick or a closed bar meets. */
 export interface TriggerCandidate {
@@ -70,16 +53,12 @@ export interface TriggerResult {
   webhooks: number;
 }
 
-/** A written firing with what its deliveries need. */
+/** A written firing with what its deliveries need: its notification (with its channels) and webhook. */
 interface Firing {
   logId: string;
   alertId: number;
-  name: string;
-  userId: number;
-  notifyPush: boolean;
-  notifyEmail: boolean;
   webhook: boolean;
-  notification: NotificationRow;
+  notification: WrittenNotification;
 }
 
 /**
@@ -161,11 +140,7 @@ export async function triggerAlerts(
     const ids = [...byAlert.keys()].sort((a, b) => a - b);
 
     firings = await dataSource.transaction(async (manager) => {
-      const locked: LockedAlert[] = await manager.query(
-        `SELECT ${LOCKED_ALERT_COLUMNS} FROM alerts a JOIN markets m ON m.id = a.market_id
-         WHERE a.id = ANY($1::int[]) ORDER BY a.id FOR UPDATE OF a`,
-        [ids],
-      );
+      const locked = await lockAlertsForTrigger(manager, ids);
       const lockedById = new Map(locked.map((row) => [row.id, row]));
       const pending: PendingFiring[] = [];
       for (const id of ids) {
@@ -207,7 +182,7 @@ export async function triggerAlerts(
         }
         pending.push({ candidate, alert, condition: parsed.data, key: decision.key, deactivate: decision.deactivate, message });
       }
-      if (deactivated.length) await manager.query(`UPDATE alerts SET is_active = false WHERE id = ANY($1::int[])`, [deactivated]);
+      if (deactivated.length) await deactivateAlerts(manager, deactivated);
       if (!pending.length) return [];
       return writeFirings(manager, pending, now, changes, deactivated);
     });
@@ -224,7 +199,7 @@ export async function triggerAlerts(
   }
 
   if (firings.length) Object.assign(result, await deliverFirings(firings, context));
-  if (deactivated.length) await publishAlertChanges(await queuesRedis(context.queues, 'alerts'), context.queues.prefix, deactivated);
+  if (deactivated.length) await publishAlertChanges(context.redis, context.queues.prefix, deactivated);
 
   for (const id of changes.remove) cache.remove(id);
   for (const alert of changes.upsert) cache.upsert(alert);
@@ -243,44 +218,39 @@ function disarmOrRemove(changes: IndexChanges, id: number, state: TriggerState, 
 }
 
 async function writeFirings(manager: EntityManager, pending: PendingFiring[], now: Date, changes: IndexChanges, deactivated: number[]): Promise<Firing[]> {
-  const logs: { id: string; alert_id: number }[] = await manager.query(
-    `INSERT INTO alert_logs (alert_id, triggered_at, value, was_notified, dedupe_key, message, webhook_status)
-     SELECT u.alert_id, u.triggered_at, u.value, false, u.dedupe_key, u.message, u.webhook_status
-     FROM unnest($1::int[], $2::timestamptz[], $3::numeric[], $4::varchar[], $5::varchar[], $6::varchar[])
-       AS u(alert_id, triggered_at, value, dedupe_key, message, webhook_status)
-     ON CONFLICT ON CONSTRAINT uq_alert_logs_alert_dedupe_key DO NOTHING
-     RETURNING id, alert_id`,
-    [
-      pending.map((p) => p.alert.id),
-      pending.map((p) => p.candidate.at),
-      pending.map((p) => p.candidate.price),
-      pending.map((p) => p.key),
-      pending.map((p) => p.message.slice(0, 2000)),
-      pending.map((p) => (p.alert.webhook_url ? 'pending' : null)),
-    ],
+  const logs = await insertAlertLogs(
+    manager,
+    pending.map((p) => ({
+      alertId: p.alert.id,
+      triggeredAt: p.candidate.at,
+      value: p.candidate.price,
+      dedupeKey: p.key,
+      message: p.message.slice(0, 2000),
+      webhookStatus: p.alert.webhook_url ? 'pending' : null,
+    })),
   );
   const logByAlert = new Map(logs.map((l) => [l.alert_id, String(l.id)]));
   const written = pending.filter((p) => logByAlert.has(p.alert.id));
   if (!written.length) return [];
 
-  await manager.query(
-    `UPDATE alerts a SET last_triggered = u.at, is_active = a.is_active AND NOT u.deactivate
-     FROM unnest($1::int[], $2::timestamptz[], $3::boolean[]) AS u(id, at, deactivate) WHERE a.id = u.id`,
-    [written.map((p) => p.alert.id), written.map((p) => p.candidate.at), written.map((p) => p.deactivate)],
+  await markAlertsTriggered(
+    manager,
+    written.map((p) => ({ id: p.alert.id, at: p.candidate.at, deactivate: p.deactivate })),
   );
 
-  const notifications = written.map((p) => {
-    const technical = isTechnicalCondition(p.condition);
-    const logId = logByAlert.get(p.alert.id)!;
-    return {
-      userId: p.alert.user_id,
+  // One notification per firing, written in this transaction by the notifications domain. A key
+  // written before (a log deleted by hand, say) links the existing row.
+  const requests: NotificationRequest[] = written.map((p) => ({
+    recipients: [p.alert.user_id],
+    content: {
       title: alertTitle(p.alert.name).slice(0, 200),
       message: p.message,
-      activityType: technical ? 'MARKET_ALERT_TECHNICAL' : 'MARKET_ALERT_PRICE',
+      type: 'warning',
+      activityType: isTechnicalCondition(p.condition) ? 'MARKET_ALERT_TECHNICAL' : 'MARKET_ALERT_PRICE',
       symbolId: p.alert.symbol,
       details: {
         alertId: p.alert.id,
-        alertLogId: logId,
+        alertLogId: logByAlert.get(p.alert.id)!,
         condition: p.condition.type,
         value: new ExactDecimal(p.alert.value).toFixed(),
         currentPrice: p.candidate.price,
@@ -290,53 +260,18 @@ async function writeFirings(manager: EntityManager, pending: PendingFiring[], no
         audioVoiceId: p.alert.audio_voice_id,
         importance: importanceOf('warning'),
       },
-      dedupeKey: alertNotificationDedupeKey(p.alert.id, p.key),
-    };
-  });
-  const inserted: (NotificationRow & { dedupe_key: string })[] = await manager.query(
-    `INSERT INTO notifications (user_id, title, message, type, activity_type, exchange_id, symbol_id, details, dedupe_key, created_at)
-     SELECT u.user_id, u.title, u.message, 'warning', u.activity_type, NULL, u.symbol_id, u.details, u.dedupe_key, $7
-     FROM unnest($1::int[], $2::varchar[], $3::text[], $4::varchar[], $5::varchar[], $6::jsonb[], $8::varchar[])
-       AS u(user_id, title, message, activity_type, symbol_id, details, dedupe_key)
-     ON CONFLICT ON CONSTRAINT uq_notifications_user_dedupe_key DO NOTHING
-     RETURNING ${NOTIFICATION_COLUMNS}, dedupe_key`,
-    [
-      notifications.map((n) => n.userId),
-      notifications.map((n) => n.title),
-      notifications.map((n) => n.message),
-      notifications.map((n) => n.activityType),
-      notifications.map((n) => n.symbolId),
-      notifications.map((n) => JSON.stringify(n.details)),
-      now,
-      notifications.map((n) => n.dedupeKey),
-    ],
-  );
-  const byKey = new Map(inserted.map((row) => [`${row.user_id}|${row.dedupe_key}`, row]));
-  const missing = notifications.filter((n) => !byKey.has(`${n.userId}|${n.dedupeKey}`));
-  if (missing.length) {
-    // Written before with this key (a log deleted by hand, say): link the existing row.
-    const existing: (NotificationRow & { dedupe_key: string })[] = await manager.query(
-      `SELECT ${NOTIFICATION_COLUMNS}, n.dedupe_key FROM notifications n
-       JOIN unnest($1::int[], $2::varchar[]) AS u(user_id, dedupe_key) ON n.user_id = u.user_id AND n.dedupe_key = u.dedupe_key`,
-      [missing.map((n) => n.userId), missing.map((n) => n.dedupeKey)],
-    );
-    for (const row of existing) byKey.set(`${row.user_id}|${row.dedupe_key}`, row);
-  }
+    },
+    dedupeKey: alertNotificationDedupeKey(p.alert.id, p.key),
+    channels: alertChannels(p.alert, p.message),
+  }));
+  const notifications = await writeNotifications(manager, requests, { now, existing: 'include' });
+  const byKey = new Map(notifications.map((n) => [`${n.row.user_id}|${n.dedupeKey}`, n]));
 
   const firings: Firing[] = [];
   written.forEach((p, i) => {
-    const notification = byKey.get(`${notifications[i].userId}|${notifications[i].dedupeKey}`);
+    const notification = byKey.get(`${p.alert.user_id}|${requests[i].dedupeKey}`);
     if (!notification) return;
-    firings.push({
-      logId: logByAlert.get(p.alert.id)!,
-      alertId: p.alert.id,
-      name: p.alert.name,
-      userId: p.alert.user_id,
-      notifyPush: p.alert.notify_push,
-      notifyEmail: p.alert.notify_email,
-      webhook: !!p.alert.webhook_url,
-      notification,
-    });
+    firings.push({ logId: logByAlert.get(p.alert.id)!, alertId: p.alert.id, webhook: !!p.alert.webhook_url, notification });
     // The local index: once alerts are gone, the others wait until they may fire again.
     const state = { ...triggerState(p.alert), lastTriggered: p.candidate.at };
     if (p.deactivate) {
@@ -344,115 +279,51 @@ async function writeFirings(manager: EntityManager, pending: PendingFiring[], no
       deactivated.push(p.alert.id);
     } else disarmOrRemove(changes, p.alert.id, state, now);
   });
-  await manager.query(
-    `UPDATE alert_logs l SET notification_id = u.notification_id, was_notified = true
-     FROM unnest($1::bigint[], $2::bigint[]) AS u(id, notification_id) WHERE l.id = u.id`,
-    [firings.map((f) => f.logId), firings.map((f) => f.notification.id)],
+  await linkAlertLogNotifications(
+    manager,
+    firings.map((f) => ({ logId: f.logId, notificationId: f.notification.row.id })),
   );
   return firings;
 }
 
 /** The firings already written for these (symbol, instant) keys: what a retried job delivers again. */
 async function firingsOfKeys(context: JobContext, keys: FiringKey[]): Promise<Firing[]> {
-  const rows: (NotificationRow & {
-    log_id: string;
-    alert_id: number;
-    name: string;
-    notify_push: boolean;
-    notify_email: boolean;
-    webhook_url: string | null;
-  })[] = await context.dataSource.query(
-    `SELECT l.id AS log_id, l.alert_id, a.name, a.notify_push, a.notify_email, a.webhook_url,
-       n.id, n.user_id, n.title, n.message, n.type, n.activity_type, n.exchange_id, n.symbol_id, n.details, n.read_at, n.created_at
-     FROM unnest($1::varchar[], $2::timestamptz[], $3::varchar[]) AS k(symbol, at, interval)
-     JOIN markets m ON m.symbol = k.symbol
-     JOIN alerts a ON a.market_id = m.id AND (CASE WHEN k.interval IS NULL THEN a.condition <> ALL($4::varchar[]) ELSE a.interval = k.interval END)
-     JOIN alert_logs l ON l.alert_id = a.id AND l.triggered_at = k.at
-     JOIN notifications n ON n.id = l.notification_id
-     ORDER BY l.id`,
-    [keys.map((k) => k.symbol), keys.map((k) => k.at), keys.map((k) => k.interval), [...TECHNICAL_CONDITIONS]],
-  );
-  return rows.map((row) => ({
-    logId: String(row.log_id),
-    alertId: row.alert_id,
-    name: row.name,
-    userId: row.user_id,
-    notifyPush: row.notify_push,
-    notifyEmail: row.notify_email,
-    webhook: !!row.webhook_url,
-    notification: row,
+  const rows = await firingRowsOfKeys<WrittenNotification['row']>(context.dataSource, keys, TECHNICAL_CONDITIONS);
+  return rows.map(({ log_id, alert_id, name, notify_push, notify_email, webhook_url, dedupe_key, ...row }) => ({
+    logId: String(log_id),
+    alertId: alert_id,
+    webhook: !!webhook_url,
+    notification: { row, dedupeKey: dedupe_key, channels: alertChannels({ name, notify_push, notify_email }, row.message), inserted: false },
   }));
 }
 
-/** Live stream, web pushes, emails and webhooks of written firings, under deterministic job ids. */
-async function deliverFirings(firings: Firing[], context: JobContext): Promise<Pick<TriggerResult, 'published' | 'pushTargets' | 'emails' | 'webhooks'>> {
-  const { dataSource, queues } = context;
-  const redis = await queuesRedis(queues, 'alerts');
-  const published = await publishNotifications(
-    redis,
-    queues.prefix,
-    firings.map((f) => ({ userId: f.userId, notification: toClientNotification(f.notification) })),
-  );
-
-  const jobs: Parameters<typeof queues.addBulk>[0] = [];
-  const pushFirings = firings.filter((f) => f.notifyPush);
-  let pushTargets = 0;
-  if (pushFirings.length) {
-    // The user's push preference is the kill switch over every alert's own setting.
-    const subscriptions: { id: number; user_id: number }[] = await dataSource.query(
-      `SELECT s.id, s.user_id FROM push_subscriptions s LEFT JOIN user_preferences p ON p.user_id = s.user_id
-       WHERE s.user_id = ANY($1::int[]) AND COALESCE(p.push_notifications, true) ORDER BY s.id`,
-      [[...new Set(pushFirings.map((f) => f.userId))]],
-    );
-    const byUser = new Map<number, number[]>();
-    for (const s of subscriptions) byUser.set(s.user_id, [...(byUser.get(s.user_id) ?? []), s.id]);
-    const targets = [...pushFirings]
-      .sort((a, b) => Number(a.notification.id) - Number(b.notification.id))
-      .flatMap((f) => (byUser.get(f.userId) ?? []).map((subscriptionId) => ({ notificationId: String(f.notification.id), subscriptionId })));
-    // Batched (a firing burst is one job per 1,000 browsers); the ids follow from the rows, so a retry re-adds the same jobs.
-    for (let i = 0; i < targets.length; i += MAX_PUSH_TARGETS) {
-      const chunk = targets.slice(i, i + MAX_PUSH_TARGETS);
-      jobs.push({
-        name: 'notifications.push',
-        data: { targets: chunk, push: ALERT_PUSH_OPTIONS, attempt: 1 },
-        options: { jobId: `alert-push-${chunk[0].notificationId}-${chunk[chunk.length - 1].notificationId}-${chunk.length}` },
-      });
-    }
-    pushTargets = targets.length;
-  }
-
-  const emailFirings = firings.filter((f) => f.notifyEmail);
-  let emails = 0;
-  if (emailFirings.length) {
-    const users: { id: number; email: string }[] = await dataSource.query(
-      `SELECT id, email FROM users WHERE id = ANY($1::int[]) AND deleted_at IS NULL`,
-      [[...new Set(emailFirings.map((f) => f.userId))]],
-    );
-    const emailOf = new Map(users.map((u) => [u.id, u.email]));
-    for (const firing of emailFirings) {
-      const to = emailOf.get(firing.userId);
-      if (!to) continue;
-      jobs.push({
-        name: 'mail.send',
-        data: { to, subject: firing.notification.title, text: alertEmailText(firing) },
-        options: { jobId: `alert-mail-${firing.logId}` },
-      });
-      emails++;
-    }
-  }
-
-  const webhookFirings = firings.filter((f) => f.webhook);
-  for (const firing of webhookFirings) {
-    jobs.push({ name: 'alerts.webhook', data: { alertLogId: firing.logId }, options: { jobId: `webhook-${firing.logId}` } });
-  }
-  if (jobs.length) await queues.addBulk(jobs);
-  return { published, pushTargets, emails, webhooks: webhookFirings.length };
+/**
+ * An alert's own channels: a push when notifyPush is on (the user's push preference still rules),
+ * an email to the owner when notifyEmail is on (the alert's setting asked for it).
+ */
+function alertChannels(alert: Pick<LockedAlert, 'name' | 'notify_push' | 'notify_email'>, message: string): NotificationRequest['channels'] {
+  return {
+    push: alert.notify_push ? ALERT_PUSH_OPTIONS : null,
+    email: alert.notify_email ? { to: 'all', text: alertEmailText(alert.name, message) } : null,
+  };
 }
 
-function alertEmailText(firing: Firing): string {
+/** Live stream, web pushes and emails (the notifications domain) and webhooks of written firings, under deterministic job ids. */
+async function deliverFirings(firings: Firing[], context: JobContext): Promise<DispatchResult & Pick<TriggerResult, 'webhooks'>> {
+  const delivered = await dispatchNotifications(context, firings.map((f) => f.notification));
+  const webhookFirings = firings.filter((f) => f.webhook);
+  if (webhookFirings.length) {
+    await context.queues.addBulk(
+      webhookFirings.map((firing) => ({ name: 'alerts.webhook' as const, data: { alertLogId: firing.logId }, options: { jobId: alertsJobIds.webhook(firing.logId) } })),
+    );
+  }
+  return { ...delivered, webhooks: webhookFirings.length };
+}
+
+function alertEmailText(name: string, message: string): string {
   return [
-    `${firing.notification.message}.`,
+    `${message}.`,
     '',
-    `You receive this email because your alert "${firing.name}" has email notifications on. Manage your alerts in Tickerbell under Alerts.`,
+    `You receive this email because your alert "${name}" has email notifications on. Manage your alerts in Tickerbell under Alerts.`,
   ].join('\n');
 }

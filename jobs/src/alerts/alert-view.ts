@@ -1,12 +1,10 @@
 /**
- * How alerts and their firings look to their owner (camelCase JSON), and the SQL that reads them.
- * One module, so the api, the web client's types and any later reader agree on one shape.
+ * How alerts and their firings look to their owner (camelCase JSON), mapped from the rows that
+ * alerts.store.ts reads. One module, so the api, the web client's types and any later reader agree on one shape.
  */
+import type { CheckedAlert, ClientAlert, ClientAlertLog } from './alerts.shapes';
 
-/** Columns of `alerts a JOIN markets m` that toClientAlert reads. */
-export const ALERT_VIEW_COLUMNS = `a.id, a.user_id, a.name, m.symbol, m.type AS market_type, a.condition, a.value, a.params, a.interval,
-  a.frequency, a.cooldown_seconds, a.expires_at, a.is_active, a.use_audio, a.audio_message, a.audio_voice_id,
-  a.notify_push, a.notify_email, a.webhook_url, a.webhook_secret, a.last_triggered, a.created_at, a.updated_at`;
+export type { CheckedAlert, ClientAlert, ClientAlertLog } from './alerts.shapes';
 
 export interface AlertViewRow {
   id: number;
@@ -32,33 +30,6 @@ export interface AlertViewRow {
   last_triggered: Date | null;
   created_at: Date;
   updated_at: Date;
-}
-
-/** An alert as its owner reads it. */
-export interface ClientAlert {
-  id: number;
-  name: string;
-  symbol: string;
-  marketType: string;
-  /** The validated condition, type included (alert-conditions.ts). */
-  condition: Record<string, unknown>;
-  /** Bar interval of a technical condition; null for price conditions. */
-  interval: string | null;
-  frequency: string;
-  cooldownSeconds: number;
-  expiresAt: string | null;
-  isActive: boolean;
-  useAudio: boolean;
-  audioMessage: string | null;
-  audioVoiceId: string | null;
-  notifyPush: boolean;
-  notifyEmail: boolean;
-  webhookUrl: string | null;
-  /** Shown to the owner only (every alert route is scoped to the owner): they configure the receiver with it. */
-  webhookSecret: string | null;
-  lastTriggered: string | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
@@ -88,8 +59,6 @@ export function toClientAlert(row: AlertViewRow): ClientAlert {
   };
 }
 
-export const ALERT_LOG_VIEW_COLUMNS = 'id, triggered_at, value, message, was_notified, webhook_status, webhook_attempts, webhook_last_error';
-
 export interface AlertLogViewRow {
   id: string;
   triggered_at: Date;
@@ -99,22 +68,6 @@ export interface AlertLogViewRow {
   webhook_status: string | null;
   webhook_attempts: number;
   webhook_last_error: string | null;
-}
-
-/** One firing of an alert, as its owner reads it. */
-export interface ClientAlertLog {
-  /** bigint, as a string. */
-  id: string;
-  triggeredAt: string;
-  /** The market value that triggered it (decimal string, exact). */
-  value: string;
-  message: string | null;
-  wasNotified: boolean;
-  /** null (no webhook), pending, delivered, failed. */
-  webhookStatus: string | null;
-  webhookAttempts: number;
-  /** Why the last webhook attempt failed (the owner debugs their receiver with it). */
-  webhookLastError: string | null;
 }
 
 /** numeric(30,10) as PostgreSQL prints it, without the trailing zeros of the scale. */
@@ -133,28 +86,6 @@ export function toClientAlertLog(row: AlertLogViewRow): ClientAlertLog {
     webhookAttempts: row.webhook_attempts,
     webhookLastError: row.webhook_last_error,
   };
-}
-
-/** One entry of POST /api/alerts/crypto/check (the spec's shape plus logId and triggeredAt). */
-export interface CheckedAlert {
-  /** The alert's id. */
-  id: number;
-  name: string;
-  message: string;
-  symbol: string;
-  /** The condition type (crossing_up, greater_than, ...). */
-  condition: string;
-  /** The alert's threshold. */
-  value: number;
-  /** The price that triggered it. */
-  currentPrice: number;
-  useAudio: boolean;
-  audioMessage: string | null;
-  /** Extra: the voice to speak audioMessage with. */
-  audioVoiceId: string | null;
-  /** The firing (alert_logs id): the client dedupes spoken alerts by it. */
-  logId: string;
-  triggeredAt: string;
 }
 
 export interface CheckedAlertRow {

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import type { JobPayload } from '../registry';
 import type { JobContext } from '../runtime/job-handler';
-import { allowsPrivateOutbound, readPushEnv } from '../notifications/vapid-keys';
 import { OutboundTimeoutError, PrivateAddressError, guardedPost } from '../sources/outbound-guard';
+import { readWebhookFiring, recordWebhookAttempt } from './alert-firings.store';
 
 /** The spec'd timeout of one webhook request. */
 export const WEBHOOK_TIMEOUT_MS = 3000;
@@ -28,21 +28,6 @@ export interface WebhookResult {
   attempts?: number;
 }
 
-interface WebhookRow {
-  log_id: string;
-  triggered_at: Date;
-  value: string;
-  message: string | null;
-  webhook_status: string | null;
-  webhook_attempts: number;
-  alert_id: number;
-  name: string;
-  params: unknown;
-  webhook_url: string | null;
-  webhook_secret: string | null;
-  symbol: string;
-}
-
 /** Statuses worth another try: timeouts and rate limits among the 4xx, and every 5xx. */
 function retryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
@@ -57,16 +42,11 @@ function retryable(status: number): boolean {
 export async function deliverAlertWebhook(
   payload: JobPayload<'alerts.webhook'>,
   context: JobContext,
-  options: { timeoutMs?: number; allowPrivate?: boolean } = {},
+  options: { timeoutMs?: number; allowPrivate: boolean },
 ): Promise<WebhookResult> {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const { dataSource, clock } = context;
-  const [row]: WebhookRow[] = await dataSource.query(
-    `SELECT l.id AS log_id, l.triggered_at, l.value, l.message, l.webhook_status, l.webhook_attempts,
-       a.id AS alert_id, a.name, a.params, a.webhook_url, a.webhook_secret, m.symbol
-     FROM alert_logs l JOIN alerts a ON a.id = l.alert_id JOIN markets m ON m.id = a.market_id WHERE l.id = $1`,
-    [payload.alertLogId],
-  );
+  const row = await readWebhookFiring(dataSource, payload.alertLogId);
   if (!row || !row.webhook_url || row.webhook_status === 'delivered' || row.webhook_status === 'failed') return { status: 'skipped' };
 
   const body = JSON.stringify({
@@ -84,9 +64,9 @@ export async function deliverAlertWebhook(
   const attemptsLeft = context.job ? (context.job.opts.attempts ?? 1) - (context.job.attemptsMade + 1) : 1;
   let failure: { error: string; permanent: boolean };
   try {
-    const status = await guardedPost(row.webhook_url, { headers, body, timeoutMs, allowPrivate: options.allowPrivate ?? allowsPrivateOutbound(readPushEnv()) });
+    const status = await guardedPost(row.webhook_url, { headers, body, timeoutMs, allowPrivate: options.allowPrivate });
     if (status >= 200 && status < 300) {
-      const attempts = await record(context, payload.alertLogId, 'delivered', null);
+      const attempts = await recordWebhookAttempt(dataSource, payload.alertLogId, 'delivered', null);
       return { status: 'delivered', httpStatus: status, attempts };
     }
     failure = { error: `HTTP ${status}`, permanent: !retryable(status) };
@@ -96,18 +76,7 @@ export async function deliverAlertWebhook(
     failure = { error: error instanceof OutboundTimeoutError ? message : `network error: ${message}`, permanent: error instanceof PrivateAddressError };
   }
   const final = failure.permanent || attemptsLeft <= 0;
-  await record(context, payload.alertLogId, final ? 'failed' : 'pending', failure.error);
+  await recordWebhookAttempt(dataSource, payload.alertLogId, final ? 'failed' : 'pending', failure.error);
   const message = `webhook of alert log ${payload.alertLogId}: ${failure.error}`;
   throw failure.permanent ? new UnrecoverableError(message) : new Error(message);
-}
-
-async function record(context: JobContext, logId: string, status: 'delivered' | 'pending' | 'failed', error: string | null): Promise<number> {
-  const [row]: { webhook_attempts: number }[] = await context.dataSource.query(
-    // In a CTE: TypeORM answers a bare UPDATE ... RETURNING with [rows, count].
-    `WITH updated AS (
-       UPDATE alert_logs SET webhook_attempts = webhook_attempts + 1, webhook_status = $2, webhook_last_error = $3 WHERE id = $1 RETURNING webhook_attempts
-     ) SELECT webhook_attempts FROM updated`,
-    [logId, status, error?.slice(0, 500) ?? null],
-  );
-  return row?.webhook_attempts ?? 0;
 }

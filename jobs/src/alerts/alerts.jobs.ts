@@ -1,33 +1,8 @@
 import { z } from 'zod';
-import { defineJob } from '../runtime/job-definition';
-import { CANDLE_INTERVALS } from '../prices/price-source';
+import { closedBarSchema, MAX_TICKS_PER_EVALUATION, priceTickSchema } from '../prices/price-ticks';
+import { defineJob, jobId } from '../runtime/job-definition';
 
-/** One price update of a symbol, as the prices jobs hand it to the evaluator. */
-export const priceTickSchema = z
-  .object({
-    symbol: z.string().min(1).max(30),
-    /** The price before this update (decimal string); null on the first update seen. */
-    previous: z.string().nullable(),
-    current: z.string(),
-    /** When the price was current (ISO instant). */
-    at: z.iso.datetime(),
-  })
-  .strict();
-export type PriceTickPayload = z.infer<typeof priceTickSchema>;
-
-/** A bar that has just closed (technical conditions are evaluated on closed bars only). */
-export const closedBarSchema = z
-  .object({
-    symbol: z.string().min(1).max(30),
-    interval: z.enum(CANDLE_INTERVALS),
-    /** Open time of the bar that closed (ISO instant). */
-    openTime: z.iso.datetime(),
-  })
-  .strict();
-export type ClosedBarPayload = z.infer<typeof closedBarSchema>;
-
-/** Ticks of one alerts.evaluate job (a poll of many symbols is split into jobs of this size). */
-export const MAX_TICKS_PER_EVALUATION = 2000;
+// The evaluation jobs take what the prices poll produces: its tick and closed-bar shapes (prices own them).
 
 export const alertsJobs = {
   'alerts.evaluate': defineJob({
@@ -56,4 +31,10 @@ export const alertsJobs = {
     description: 'Deactivates alerts past their expiry (they never fire again) and drops them from every index',
     payload: z.object({}).strict(),
   }),
+};
+
+/** The ids of the jobs alerts queue (the evaluations are queued, and their ids built, by prices). */
+export const alertsJobIds = {
+  /** One delivery per firing: a retried trigger re-adds the same job. */
+  webhook: (alertLogId: string) => jobId('alerts.webhook', alertLogId),
 };

@@ -1,12 +1,15 @@
 import { z } from 'zod';
+import {
+  CHART_INDICATOR_PERIOD,
+  CHART_INDICATOR_TYPES,
+  CHART_INTERVALS,
+  CHART_LAYOUT_INDICATORS_MAX,
+  CHART_LAYOUT_MAX_BYTES,
+  CHART_LAYOUT_SYMBOL_MAX,
+  type ChartLayoutBody as ChartLayoutShape,
+} from './chart-layouts.shapes';
 
-/** Bar intervals a chart can show (the price bars' intervals). */
-export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
-export const CHART_INDICATOR_TYPES = ['sma', 'ema', 'rsi', 'macd', 'volume'] as const;
-/** Largest layout stored, as serialized JSON (bytes of UTF-8). */
-export const CHART_LAYOUT_MAX_BYTES = 64 * 1024;
-/** Indicators one layout may carry. */
-export const CHART_LAYOUT_INDICATORS_MAX = 50;
+export { CHART_INDICATOR_TYPES, CHART_INTERVALS, CHART_LAYOUT_INDICATORS_MAX, CHART_LAYOUT_MAX_BYTES } from './chart-layouts.shapes';
 
 // Colours end up in the chart library's canvas styles: hex, a colour name or rgb()/rgba() only.
 const colorSchema = z
@@ -17,7 +20,7 @@ const colorSchema = z
 /** One indicator; keys beyond these are kept for the client (fast/slow periods, line width...). */
 export const chartIndicatorSchema = z.looseObject({
   type: z.enum(CHART_INDICATOR_TYPES),
-  period: z.number().int().min(2).max(500).optional(),
+  period: z.number().int().min(CHART_INDICATOR_PERIOD.min).max(CHART_INDICATOR_PERIOD.max).optional(),
   color: colorSchema.optional(),
 });
 
@@ -27,7 +30,7 @@ export const chartIndicatorSchema = z.looseObject({
  */
 export const chartLayoutSchema = z
   .looseObject({
-    symbol: z.string().trim().min(1).max(30),
+    symbol: z.string().trim().min(1).max(CHART_LAYOUT_SYMBOL_MAX),
     interval: z.enum(CHART_INTERVALS),
     indicators: z.array(chartIndicatorSchema).max(CHART_LAYOUT_INDICATORS_MAX).default([]),
   })
@@ -36,3 +39,9 @@ export const chartLayoutSchema = z
   });
 
 export type ChartLayoutBody = z.infer<typeof chartLayoutSchema>;
+
+// The schema parses exactly the HTTP shape (chart-layouts.shapes.ts): a change to one without the
+// other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesShape: Same<ChartLayoutBody, ChartLayoutShape> = true;
+void schemaMatchesShape;

@@ -21,17 +21,29 @@ export function parseEnv<S extends z.ZodType>(
   env: Record<string, string | undefined>,
   processName: string,
 ): z.infer<S> {
+  return parseEnvs([schema], env, processName)[0] as z.infer<S>;
+}
+
+/**
+ * Parses the environment with several schemas (a process's own and each domain's) and throws one
+ * ConfigError naming every bad variable of all of them; returns each schema's result in order.
+ */
+export function parseEnvs(schemas: readonly z.ZodType[], env: Record<string, string | undefined>, processName: string): unknown[] {
   // Empty strings count as unset, as in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const result = schema.safeParse(cleaned);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => ({
-      variable: issue.path.map(String).join('.') || '(root)',
-      message: issue.message,
-    })),
-    processName,
-  );
+  const issues = new Map<string, { variable: string; message: string }>();
+  const results = schemas.map((schema) => {
+    const result = schema.safeParse(cleaned);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) {
+      const variable = issue.path.map(String).join('.') || '(root)';
+      // Shared variables (NODE_ENV) are in several schemas: name each problem once.
+      issues.set(`${variable}\n${issue.message}`, { variable, message: issue.message });
+    }
+    return undefined;
+  });
+  if (issues.size) throw new ConfigError([...issues.values()], processName);
+  return results;
 }
 
 /** For a process's main: load its configuration, or print the ConfigError and exit 1. */

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { parse as parseCsvStream } from 'csv-parse';
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import { z } from 'zod';
@@ -243,44 +243,156 @@ function recordOf(values: string[], index: Map<TffColumn, number>): Partial<Reco
   return record;
 }
 
-const CSV_OPTIONS = { bom: true, skip_empty_lines: true, relax_quotes: true } as const;
+/**
+ * `info`: each record comes with `info.lines`, the line it ends on (its own line: TFF rows are one
+ * line each). `relax_column_count`: a row of the wrong length reaches TffRecords, which names it
+ * (and tells a last line cut short from a short row).
+ */
+const CSV_OPTIONS = { bom: true, skip_empty_lines: true, relax_quotes: true, relax_column_count: true, info: true } as const;
+
+interface CsvRecord {
+  record: string[];
+  info: { lines: number };
+}
+
+/** How the input ended: whether its last line was cut (published files end every line with CRLF). */
+interface InputEnd {
+  /** Lines in the input, the last one counted even without its line break. */
+  lines: number;
+  /** The last byte is `\n`: the last line is complete. */
+  endsWithNewline: boolean;
+  /** The last byte is `\r`: the input stops between the CR and LF of a line break. */
+  endsWithCr: boolean;
+}
+
+/** Counts the lines of an input and remembers its last byte, chunk by chunk. */
+class LineCounter {
+  private newlines = 0;
+  private last: number | undefined;
+
+  add(chunk: Buffer): void {
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) this.newlines++;
+    if (chunk.length) this.last = chunk[chunk.length - 1];
+  }
+
+  get inputEnd(): InputEnd {
+    return {
+      lines: this.newlines + (this.last === undefined || this.last === 10 ? 0 : 1),
+      endsWithNewline: this.last === 10,
+      endsWithCr: this.last === 13,
+    };
+  }
+}
+
+/** Passes the input through to the parser, counting its lines. */
+class LineCountingStream extends Transform {
+  readonly counter = new LineCounter();
+  ended = false;
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.counter.add(buffer);
+    done(null, buffer);
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.ended = true;
+    done();
+  }
+}
+
+function truncated(line: number): CotParseError {
+  return new CotParseError('the file ends in the middle of this line: it is truncated (an interrupted download or copy?)', line);
+}
+
+/**
+ * The records of a TFF CSV, header first, turned into rows. The last record is held back until
+ * the end of the input is known: a last line without its line break is either a file saved without
+ * a final newline (read as usual) or a file cut in the middle of that line, which is reported as
+ * truncated rather than by what the cut left (a missing report type, a short row).
+ */
+class TffRecords {
+  private index: Map<TffColumn, number> | undefined;
+  private columns = 0;
+  private held: CsvRecord | undefined;
+
+  /** The row of the record before this one (none for the header). */
+  *add(item: CsvRecord): Generator<CotRow> {
+    if (!this.index) {
+      this.index = headerIndex(item.record);
+      this.columns = item.record.length;
+      return;
+    }
+    if (this.held) yield this.row(this.held, null);
+    this.held = item;
+  }
+
+  /** The held last row, once the input has ended. */
+  *finish(end: InputEnd): Generator<CotRow> {
+    if (!this.index) throw new CotParseError('empty file');
+    if (this.held) yield this.row(this.held, end);
+  }
+
+  /** `end`: given for the last record only. */
+  private row(item: CsvRecord, end: InputEnd | null): CotRow {
+    const { record: values, info } = item;
+    if (end && !end.endsWithNewline) {
+      // The last line without its line break: cut short (too few values), right after a delimiter
+      // (the last value empty), or between the CR and LF of the line break. Else a complete line
+      // of a file saved without a final newline.
+      if (values.length < this.columns || end.endsWithCr || (values[values.length - 1] ?? '').trim() === '') throw truncated(info.lines);
+    }
+    if (values.length !== this.columns) throw new CotParseError(`${values.length} values where the header has ${this.columns}`, info.lines);
+    return toCotRow(recordOf(values, this.index!), info.lines);
+  }
+
+  /** csv-parse's errors as bad data, naming one line; on the last line of an input cut short, as truncated. */
+  csvError(error: unknown, end: InputEnd | null): unknown {
+    if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_'))) return error;
+    const { code, lines } = error as Error & { code: string; lines?: number };
+    const line = typeof lines === 'number' ? lines : undefined;
+    if (end && !end.endsWithNewline && line !== undefined && line >= end.lines) return truncated(line);
+    switch (code) {
+      case 'CSV_QUOTE_NOT_CLOSED':
+        return new CotParseError('the file ends inside a quoted value: a quote is never closed', line);
+      default:
+        // csv-parse's own wording ends with "on line N" / "at line N": the line is named once, in front.
+        return new CotParseError(`not a valid CSV file: ${error.message.replace(/,? (on|at) line \d+\b/g, '')}`, line);
+    }
+  }
+}
 
 /** Parses a whole TFF futures-only CSV (the content of FinFutYY.txt). */
 export function parseTffCsv(text: string | Buffer): CotRow[] {
-  let records: string[][];
+  const reader = new TffRecords();
+  const counter = new LineCounter();
+  counter.add(typeof text === 'string' ? Buffer.from(text) : text);
+  const end = counter.inputEnd;
+  let records: CsvRecord[];
   try {
-    records = parseCsvSync(text, CSV_OPTIONS) as string[][];
+    records = parseCsvSync(text, CSV_OPTIONS) as unknown as CsvRecord[];
   } catch (error) {
-    throw new CotParseError(`not a CSV file: ${error instanceof Error ? error.message : String(error)}`);
+    throw reader.csvError(error, end);
   }
-  if (records.length === 0) throw new CotParseError('empty file');
-  const index = headerIndex(records[0]);
-  return records.slice(1).map((values, i) => toCotRow(recordOf(values, index), i + 2));
+  const rows: CotRow[] = [];
+  for (const item of records) rows.push(...reader.add(item));
+  rows.push(...reader.finish(end));
+  return rows;
 }
 
 /** The same, streamed: for large files (20 years of every instrument) without holding the text. */
 export async function* parseTffCsvStream(input: Readable): AsyncGenerator<CotRow> {
-  const parser = input.pipe(parseCsvStream(CSV_OPTIONS));
+  const lines = new LineCountingStream();
+  const parser = input.pipe(lines).pipe(parseCsvStream(CSV_OPTIONS));
   input.on('error', (error) => parser.destroy(error));
-  let index: Map<TffColumn, number> | undefined;
-  let line = 0;
+  const reader = new TffRecords();
   try {
-    for await (const values of parser as AsyncIterable<string[]>) {
-      line += 1;
-      if (!index) {
-        index = headerIndex(values);
-        continue;
-      }
-      yield toCotRow(recordOf(values, index), line);
-    }
+    for await (const item of parser as AsyncIterable<CsvRecord>) yield* reader.add(item);
   } catch (error) {
-    // csv-parse's own errors (an unterminated quote, a row of the wrong length) are bad data too.
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')) {
-      throw new CotParseError(`not a valid CSV file: ${error.message}`, line + 1);
-    }
-    throw error;
+    // Only an error at the end of the input can be on its last line.
+    throw reader.csvError(error, lines.ended ? lines.counter.inputEnd : null);
   }
-  if (!index) throw new CotParseError('empty file');
+  yield* reader.finish(lines.counter.inputEnd);
 }
 
 /**

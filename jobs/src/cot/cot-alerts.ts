@@ -1,12 +1,16 @@
 import { DateTime } from 'luxon';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { NotificationType } from '@tickerbell/entities';
 import type { Clock } from '../runtime/clock';
 import type { JobQueues } from '../runtime/job-queues';
+import { fanOutToFollowers } from '../notifications/fan-out';
 import { importanceOf, type NotificationContent, type PushOptions } from '../notifications/notification-content';
 import type { AlertLevel, CotAlertEvent, DivergenceType, RankedGroup } from './cot-analytics';
-import { COT_FAN_OUT_BATCH_SIZE, cotFollowerBatch } from './cot-follows';
-import { COT_REPORT_TYPE } from './cot-import';
+import { cotJobIds } from './cot.jobs';
+import { cotFollowers, newestCotAlertSource } from './cot.store';
+
+/** Followers per notifications.deliver job of a COT alert. */
+export const COT_FAN_OUT_BATCH_SIZE = 1000;
 
 /**
  * Only a report this recent notifies: the weekly report (a Tuesday) is out by the next Friday, or
@@ -45,40 +49,6 @@ export const COT_DIVERGENCE_LABELS: Record<DivergenceType, string> = {
   leveraged_shorter: 'leveraged funds shorter than asset managers',
   aligned: 'aligned',
 };
-
-/** The analytics of the newest report of an instrument (null before any are stored). */
-export async function newestCotAlertSource(db: DataSource | EntityManager, instrumentId: number): Promise<CotAlertSource | null> {
-  const [row]: Record<string, unknown>[] = await db.query(
-    `SELECT i.id AS instrument_id, i.cftc_code, i.instrument_name, i.symbol, to_char(r.report_date, 'YYYY-MM-DD') AS report_date,
-            a.leveraged_percentile_rank, a.commercial_percentile_rank, a.asset_manager_percentile_rank,
-            a.divergence_score, a.divergence_type, a.alert_level, a.history_size, a.alert_events
-     FROM cot_positions p
-     JOIN cot_reports r ON r.id = p.report_id AND r.report_type = $2
-     JOIN cot_instruments i ON i.id = p.instrument_id
-     JOIN cot_analytics a ON a.position_id = p.id
-     WHERE p.instrument_id = $1
-     ORDER BY r.report_date DESC LIMIT 1`,
-    [instrumentId, COT_REPORT_TYPE],
-  );
-  if (!row) return null;
-  return {
-    instrumentId: Number(row.instrument_id),
-    cftcCode: String(row.cftc_code),
-    instrumentName: String(row.instrument_name),
-    symbol: (row.symbol as string | null) ?? null,
-    reportDate: String(row.report_date),
-    percentileRank: {
-      leveraged: (row.leveraged_percentile_rank as string | null) ?? null,
-      commercial: (row.commercial_percentile_rank as string | null) ?? null,
-      assetManager: (row.asset_manager_percentile_rank as string | null) ?? null,
-    },
-    divergenceScore: (row.divergence_score as string | null) ?? null,
-    divergenceType: (row.divergence_type as DivergenceType | null) ?? null,
-    alertLevel: row.alert_level as AlertLevel,
-    windowSize: Number(row.history_size),
-    events: (row.alert_events as CotAlertEvent[] | null) ?? [],
-  };
-}
 
 /** Whether a report is recent enough, at `now`, to notify. */
 export function isFreshCotReport(reportDate: string, now: Date): boolean {
@@ -137,7 +107,7 @@ export function cotAlertDedupeKey(cftcCode: string, reportDate: string): string 
 }
 
 /** The notification of a report's alert events (the title names the first event, the message all of them). */
-export function cotNotificationContent(source: CotAlertSource): NotificationContent {
+export function cotNotificationContent(source: CotAlertSource): NotificationContent & { dedupeKey: string } {
   const [first] = source.events;
   if (!first) throw new Error(`no COT alert events for ${source.cftcCode} ${source.reportDate}`);
   const type: NotificationType = source.alertLevel === 'high' ? 'warning' : 'info';
@@ -170,17 +140,9 @@ export function cotPushOptions(source: CotAlertSource): PushOptions {
     ttlSeconds: 7 * 24 * 3600,
     urgency: source.alertLevel === 'high' ? 'high' : 'normal',
     topic: `cot-${source.cftcCode.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 32),
-    url: `/cot/${encodeURIComponent(source.cftcCode)}`,
+    // The dashboard instrument page (web/src/app.tsx: dashboard/cot/:code).
+    url: `/dashboard/cot/${encodeURIComponent(source.cftcCode)}`,
   };
-}
-
-/** BullMQ job ids may not hold ':'; CFTC codes are printable ASCII. */
-function jobIdPart(value: string): string {
-  return value.replace(/[^A-Za-z0-9_+-]/g, '_');
-}
-
-export function cotNotifyJobId(cftcCode: string, reportDate: string): string {
-  return `cot-notify-${jobIdPart(cftcCode)}-${reportDate}`;
 }
 
 /**
@@ -197,7 +159,7 @@ export async function queueCotNotify(
   await deps.queues.add(
     'cot.notify',
     { cftcCode: source.cftcCode, reportDate: source.reportDate },
-    { jobId: cotNotifyJobId(source.cftcCode, source.reportDate) },
+    { jobId: cotJobIds.notify(source.cftcCode, source.reportDate) },
   );
   return source.reportDate;
 }
@@ -207,9 +169,9 @@ export type CotNotifyOutcome =
   | { status: 'queued'; batches: number; users: number };
 
 /**
- * Fans a report's alert out to the instrument's followers: keyset pages, one notifications.deliver
- * job per page with a deterministic id, delivery idempotent on `cot:<code>:<reportDate>`. Skips a
- * report that is no longer the newest, has no events, or is stale.
+ * Fans a report's alert out to the instrument's followers (fanOutToFollowers: keyset pages, one
+ * notifications.deliver job per page with a deterministic id, delivery idempotent on
+ * `cot:<code>:<reportDate>`). Skips a report that is no longer the newest, has no events, or is stale.
  */
 export async function fanOutCotAlert(
   deps: { dataSource: DataSource; queues: JobQueues; clock: Clock },
@@ -222,23 +184,12 @@ export async function fanOutCotAlert(
   if (source.reportDate !== reportDate) return { status: 'skipped', reason: 'superseded' };
   if (!source.events.length) return { status: 'skipped', reason: 'no-events' };
   if (!isFreshCotReport(source.reportDate, deps.clock.now())) return { status: 'skipped', reason: 'stale' };
-  const notification = cotNotificationContent(source);
-  const push = cotPushOptions(source);
-  let afterUserId = 0;
-  let batches = 0;
-  let users = 0;
-  for (;;) {
-    const userIds = await cotFollowerBatch(deps.dataSource, { instrumentId, afterUserId, limit: batchSize });
-    if (!userIds.length) break;
-    await deps.queues.add(
-      'notifications.deliver',
-      { notification, push, email: true, userIds },
-      { jobId: `deliver-cot-${jobIdPart(source.cftcCode)}-${reportDate}-${userIds[0]}` },
-    );
-    batches++;
-    users += userIds.length;
-    afterUserId = userIds[userIds.length - 1];
-    if (userIds.length < batchSize) break;
-  }
+  const { batches, users } = await fanOutToFollowers(deps, {
+    audience: cotFollowers(instrumentId),
+    notification: cotNotificationContent(source),
+    push: cotPushOptions(source),
+    email: true,
+    batchSize,
+  });
   return { status: 'queued', batches, users };
 }

@@ -1,4 +1,15 @@
 import Decimal from 'decimal.js';
+import {
+  COT_EXTREME_LONG_AT,
+  COT_EXTREME_SHORT_AT,
+  COT_PROVISIONAL_BELOW,
+  RANKED_GROUPS,
+  type AlertLevel,
+  type DivergenceType,
+  type ExtremeSide,
+  type NetGroup,
+  type RankedGroup,
+} from './cot.shapes';
 
 /**
  * COT analytics, pure. The exact definitions are in docs/cot.md; keep the two in step.
@@ -13,31 +24,23 @@ import Decimal from 'decimal.js';
 export const COT_LOOKBACKS = [26, 52, 156] as const;
 export type CotLookback = (typeof COT_LOOKBACKS)[number];
 export const DEFAULT_COT_LOOKBACK: CotLookback = 156;
-/** With fewer reports of history than this, analytics are provisional. */
-export const COT_PROVISIONAL_BELOW = 26;
-/** Percentile at or above which a group is at a long extreme, and at or below which at a short one. */
-export const COT_EXTREME_LONG_AT = 90;
-export const COT_EXTREME_SHORT_AT = 10;
 /** |divergenceScore| thresholds of the alert levels. */
 export const COT_DIVERGENCE_LEVELS = { high: 80, medium: 60, low: 40 } as const;
 
-export const NET_GROUPS = ['dealer', 'assetManager', 'leveraged', 'other', 'nonReportable', 'commercial'] as const;
-export type NetGroup = (typeof NET_GROUPS)[number];
-export const RANKED_GROUPS = ['leveraged', 'commercial', 'assetManager'] as const;
-export type RankedGroup = (typeof RANKED_GROUPS)[number];
-
-export type ExtremeSide = 'long' | 'short';
-export type AlertLevel = 'none' | 'low' | 'medium' | 'high';
-export const DIVERGENCE_TYPES = [
-  'leveraged_crowded_long_asset_managers_short',
-  'leveraged_crowded_short_asset_managers_long',
-  'both_crowded_long',
-  'both_crowded_short',
-  'leveraged_longer',
-  'leveraged_shorter',
-  'aligned',
-] as const;
-export type DivergenceType = (typeof DIVERGENCE_TYPES)[number];
+// The groups, sides, levels, divergence types and thresholds the api answers with: the HTTP shapes'.
+export {
+  COT_EXTREME_LONG_AT,
+  COT_EXTREME_SHORT_AT,
+  COT_PROVISIONAL_BELOW,
+  DIVERGENCE_TYPES,
+  NET_GROUPS,
+  RANKED_GROUPS,
+  type AlertLevel,
+  type DivergenceType,
+  type ExtremeSide,
+  type NetGroup,
+  type RankedGroup,
+} from './cot.shapes';
 
 /** One report of one instrument: the reported long and short contracts per group. */
 export interface CotAnalyticsInput {
@@ -152,6 +155,15 @@ export function extremeOf(percentile: string | null): ExtremeSide | null {
   if (p >= COT_EXTREME_LONG_AT * 100) return 'long';
   if (p <= COT_EXTREME_SHORT_AT * 100) return 'short';
   return null;
+}
+
+/**
+ * The side of a stored extreme: a stored row keeps whether a group was at an extreme
+ * (is_*_extreme) and its percentile rank; at or above the long threshold it is long, else short.
+ */
+export function storedExtremeSide(isExtreme: boolean, percentile: string | null): ExtremeSide | null {
+  if (!isExtreme || percentile === null) return null;
+  return Number(percentile) >= COT_EXTREME_LONG_AT ? 'long' : 'short';
 }
 
 export function alertLevelOf(score: string | null): AlertLevel {

@@ -1,6 +1,7 @@
-/** The categories the screener filters on. */
-export const COT_CATEGORIES = ['equity-index', 'currency', 'rates', 'crypto', 'volatility'] as const;
-export type CotCategory = (typeof COT_CATEGORIES)[number];
+import type { CotCategory } from './cot.shapes';
+
+/** The categories the screener filters on (the HTTP shapes'). */
+export { COT_CATEGORIES, type CotCategory } from './cot.shapes';
 
 export interface KnownCotContract {
   symbol: string;

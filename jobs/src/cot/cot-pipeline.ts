@@ -2,8 +2,10 @@ import type { DataSource } from 'typeorm';
 import type { Clock } from '../runtime/clock';
 import type { JobQueues } from '../runtime/job-queues';
 import type { CftcReport, CftcSource } from './cftc.client';
-import { COT_REPORT_TYPE, importCotRows, type CotImportResult } from './cot-import';
+import { importCotRows, type CotImportResult } from './cot-import.store';
 import { cotPollDecision } from './cot-release';
+import { cotJobIds } from './cot.jobs';
+import { cotReportsMissingAnalytics, latestStoredCotReport } from './cot.store';
 
 export interface CotPipelineDeps {
   dataSource: DataSource;
@@ -17,20 +19,6 @@ export type FetchLatestOutcome =
   | { status: 'not-yet-released'; expectedReportDate: string; latestAvailable: string | null; analyticsQueued: number }
   | { status: 'already-stored'; reportDate: string; analyticsQueued: number }
   | { status: 'imported'; reportDate: string; import: Omit<CotImportResult, 'instrumentIds'>; analyticsQueued: number };
-
-/** The newest report date whose rows are fully stored. */
-export async function latestStoredCotReport(dataSource: DataSource): Promise<string | null> {
-  const [row]: { latest: string | null }[] = await dataSource.query(
-    `SELECT to_char(max(report_date), 'YYYY-MM-DD') AS latest FROM cot_reports WHERE report_type = $1 AND processed_at IS NOT NULL`,
-    [COT_REPORT_TYPE],
-  );
-  return row?.latest ?? null;
-}
-
-/** Job id of the catch-up analytics of an instrument's report: queued once however many polls find it. */
-export function cotAnalyticsJobId(cftcCode: string, reportDate: string): string {
-  return `cot-analytics_${cftcCode}_${reportDate}`;
-}
 
 /**
  * Every import queues a recompute of each instrument it held: the new rows (a new week, an older
@@ -48,22 +36,13 @@ async function storeAndQueue(deps: CotPipelineDeps, report: CftcReport): Promise
  * its jobs were never queued, e.g. a crash in between) get their recompute queued, once per report.
  */
 export async function queueMissingCotAnalytics(deps: Pick<CotPipelineDeps, 'dataSource' | 'queues'>): Promise<number> {
-  const missing: { cftc_code: string; report_date: string }[] = await deps.dataSource.query(
-    `SELECT i.cftc_code, to_char(r.report_date, 'YYYY-MM-DD') AS report_date
-     FROM cot_reports r
-     JOIN cot_positions p ON p.report_id = r.id
-     JOIN cot_instruments i ON i.id = p.instrument_id
-     LEFT JOIN cot_analytics a ON a.position_id = p.id
-     WHERE a.id IS NULL AND r.report_type = $1
-       AND r.report_date = (SELECT max(report_date) FROM cot_reports WHERE report_type = $1 AND processed_at IS NOT NULL)`,
-    [COT_REPORT_TYPE],
-  );
+  const missing = await cotReportsMissingAnalytics(deps.dataSource);
   if (!missing.length) return 0;
   await deps.queues.addBulk(
     missing.map((m) => ({
       name: 'cot.recompute-analytics' as const,
-      data: { cftcCode: m.cftc_code },
-      options: { jobId: cotAnalyticsJobId(m.cftc_code, m.report_date) },
+      data: { cftcCode: m.cftcCode },
+      options: { jobId: cotJobIds.analytics(m.cftcCode, m.reportDate) },
     })),
   );
   return missing.length;

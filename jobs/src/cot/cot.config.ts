@@ -35,7 +35,7 @@ export const cotEnvSchema = z.object({
 
 export type CotConfig = z.infer<typeof cotEnvSchema>;
 
-export function loadCotConfig(env: Record<string, string | undefined> = process.env): CotConfig {
+export function loadCotConfig(env: Record<string, string | undefined>): CotConfig {
   return parseEnv(cotEnvSchema, env, 'cot');
 }
 

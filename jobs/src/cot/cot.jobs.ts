@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { defineJob } from '../runtime/job-definition';
+import { defineJob, jobId } from '../runtime/job-definition';
 import { COT_LOOKBACKS } from './cot-analytics';
 
 const lookback = z.union([z.literal(COT_LOOKBACKS[0]), z.literal(COT_LOOKBACKS[1]), z.literal(COT_LOOKBACKS[2])]);
+
+/** The COT job ids, each following from its natural key (same work, same id: BullMQ adds it once). */
+export const cotJobIds = {
+  /** The catch-up analytics of an instrument's report: queued once however many polls find it missing. */
+  analytics: (cftcCode: string, reportDate: string) => jobId('cot.recompute-analytics', cftcCode, reportDate),
+  /** The alert fan-out of an instrument's report: once per instrument and report while BullMQ holds it. */
+  notify: (cftcCode: string, reportDate: string) => jobId('cot.notify', cftcCode, reportDate),
+};
 
 export const cotJobs = {
   'cot.fetch-latest': defineJob({

@@ -2,13 +2,14 @@ import { UnrecoverableError } from 'bullmq';
 import { defineHandler } from '../runtime/job-handler';
 import { withSourceHealth, type CftcSource } from './cftc.client';
 import { CotParseError } from './cftc.parse';
-import { cftcSourceFromConfig, loadCotConfig, type CotConfig } from './cot.config';
+import type { CotConfig } from './cot.config';
 import { fetchLatestCotReport, importCotYear } from './cot-pipeline';
-import { findCotInstrument, recomputeCotAnalytics } from './cot-recompute';
+import { recomputeCotAnalytics } from './cot-recompute';
+import { findCotInstrument } from './cot.store';
 import { fanOutCotAlert, queueCotNotify } from './cot-alerts';
 
 export interface CotHandlerDeps {
-  /** The source (live or replay), built once on first use. */
+  /** The source (live or replay), built once at start (cot.domain.ts). */
   source: () => CftcSource;
   config: () => Pick<CotConfig, 'COT_LOOKBACK'>;
 }
@@ -54,13 +55,3 @@ export function createCotHandlers(deps: CotHandlerDeps) {
     }),
   ];
 }
-
-let config: CotConfig | undefined;
-let source: CftcSource | undefined;
-const fromEnv = () => (config ??= loadCotConfig(process.env));
-
-/** The handlers the workers run: configuration from the environment, read on first use. */
-export const cotHandlers = createCotHandlers({
-  source: () => (source ??= cftcSourceFromConfig(fromEnv())),
-  config: fromEnv,
-});

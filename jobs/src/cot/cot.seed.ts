@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { EntityManager } from 'typeorm';
 import { openCotFile } from './cftc.client';
-import { importCotRows } from './cot-import';
+import { importCotRows } from './cot-import.store';
 import { recomputeCotAnalyticsFor } from './cot-recompute';
 
 /**

@@ -1,9 +1,9 @@
 import { defineHandler } from '../runtime/job-handler';
-import { purgeExpired } from './purge-expired';
+import { purgeExpired } from './housekeeping.store';
 
 export const housekeepingHandlers = [
   defineHandler('housekeeping.purge-expired', async (_payload, { dataSource, clock, logger }) => {
-    const result = await dataSource.transaction((manager) => purgeExpired(manager, clock.now()));
+    const result = await purgeExpired(dataSource, clock.now());
     logger.info({ ...result }, 'housekeeping: purged expired rows');
     return result;
   }),

@@ -1,4 +1,2 @@
-export * from './mail.config';
-export * from './mail.jobs';
-export * from './mailer';
-export * from './mail.processor';
+export { type MailMessage } from './mail.jobs';
+export { createMailer, type Mailer } from './mailer';

@@ -1,8 +1,5 @@
-export * from './market-hours';
-export * from './market-hours.import';
-export * from './market-hours.repository';
-export * from './market-hours.jobs';
-export * from './market-hours.schedules';
-export * from './market-clock';
-export * from './market-followers';
-export * from './market-notification';
+export { dueMarketEvents, eventToJson, type ExchangeCalendar, marketEventsBetween, marketStatusAt, MAX_SESSION_RANGE_DAYS, sessionsBetween, sessionToJson, toClientExchange } from './market-hours';
+export { BUNDLED_EXCHANGE_CALENDARS_PATH, calendarsFromFile, ExchangeCalendarFileError, readExchangeCalendarFile } from './market-hours.import';
+export { exchangeExists, followedExchangeIds, importExchangeCalendarFile, LastFollowError, loadExchangeCalendars, setExchangeFollow } from './market-hours.store';
+export { marketClockKeys } from './market-clock';
+export { createMarketHoursHandlers, type MarketHoursHandlerDeps } from './market-hours.processor';

@@ -1,9 +1,8 @@
 import type { JobContext } from '../runtime/job-handler';
-import { queuesRedis } from '../notifications/queues-redis';
 import { DEFAULT_STALE_AFTER_MS, dueMarketEvents, type DroppedReason, type DueMarketEvent, type ExchangeCalendar } from './market-hours';
-import { loadExchangeCalendars } from './market-hours.repository';
+import { FAN_OUT_BATCH_SIZE, marketHoursJobIds } from './market-hours.jobs';
+import { loadExchangeCalendars } from './market-hours.store';
 import type { MarketEventNotice } from './market-notification';
-import { FAN_OUT_BATCH_SIZE } from './market-followers';
 
 /** A claimed event key lives this long: past the local trading day in every zone, then it expires. */
 export const MARKET_CLAIM_TTL_SECONDS = 2 * 24 * 3600;
@@ -13,11 +12,6 @@ export function marketClockKeys(prefix: string): { lastRun: string; claim: (even
     lastRun: `${prefix}:market-hours:last-run`,
     claim: (eventKey) => `${prefix}:market-hours:sent:${eventKey}`,
   };
-}
-
-/** BullMQ custom job ids: no colons. */
-export function fanOutJobId(eventKey: string): string {
-  return `market-fan-out-${eventKey.replace(/:/g, '-')}`;
 }
 
 // Moves the stored last-run instant forward only: a slow run finishing after a newer one must not
@@ -57,9 +51,11 @@ export function toNotice(event: DueMarketEvent, calendar: ExchangeCalendar): Mar
  * event once. If queueing fails the claim is released and the job fails, so the retry (or the
  * next minute's run, whose window still holds the event) tries again.
  */
-export async function runMarketClock(context: Pick<JobContext, 'dataSource' | 'queues' | 'clock'>, options: { staleAfterMs?: number } = {}): Promise<MarketClockResult> {
-  const { dataSource, queues, clock } = context;
-  const redis = await queuesRedis(queues, 'market-hours');
+export async function runMarketClock(
+  context: Pick<JobContext, 'dataSource' | 'queues' | 'redis' | 'clock'>,
+  options: { staleAfterMs?: number } = {},
+): Promise<MarketClockResult> {
+  const { dataSource, queues, redis, clock } = context;
   const keys = marketClockKeys(queues.prefix);
   const now = clock.now();
   const last = await redis.get(keys.lastRun);
@@ -82,7 +78,7 @@ export async function runMarketClock(context: Pick<JobContext, 'dataSource' | 'q
       continue;
     }
     try {
-      await queues.add('market-hours.fan-out', { event: toNotice(event, byId.get(event.exchangeId) as ExchangeCalendar), batchSize: FAN_OUT_BATCH_SIZE }, { jobId: fanOutJobId(event.key) });
+      await queues.add('market-hours.fan-out', { event: toNotice(event, byId.get(event.exchangeId) as ExchangeCalendar), batchSize: FAN_OUT_BATCH_SIZE }, { jobId: marketHoursJobIds.fanOut(event.key) });
     } catch (error) {
       await redis.del(claim).catch(() => undefined);
       throw error;

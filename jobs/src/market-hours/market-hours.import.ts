@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { IANAZone } from 'luxon';
-import type { DataSource, EntityManager } from 'typeorm';
 import { z } from 'zod';
-import { CALENDAR_ENTRY_KINDS } from './market-hours';
+import { buildExchangeCalendar, CALENDAR_ENTRY_KINDS, type CalendarEntryKind, type ExchangeCalendar } from './market-hours';
 
 /** The calendars shipped with the product (loaded once by the `2026-11-market-hours` seed). */
 export const BUNDLED_EXCHANGE_CALENDARS_PATH = path.join(__dirname, 'data', 'exchange-calendars.json');
@@ -146,93 +145,43 @@ export function readExchangeCalendarFile(file: string): ExchangeCalendarFile {
   return parseExchangeCalendarFile(text, file);
 }
 
-export interface ImportCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
-
-export interface MarketHoursImportResult {
-  exchanges: ImportCounts;
-  days: ImportCounts & { removed: number };
-}
-
-/**
- * Upserts the file's exchanges and, per exchange in the file, makes its stored calendar days
- * exactly the file's (days no longer listed are removed). Exchanges absent from the file are left
- * alone. Idempotent: importing the same file twice changes nothing the second time. Runs inside
- * the caller's transaction (see importExchangeCalendarFile).
- */
-export async function importExchangeCalendars(manager: EntityManager, file: ExchangeCalendarFile): Promise<MarketHoursImportResult> {
-  // Two imports at once would interleave their deletes and upserts.
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtext('market-hours:import'))`);
-  const result: MarketHoursImportResult = {
-    exchanges: { inserted: 0, updated: 0, unchanged: 0 },
-    days: { inserted: 0, updated: 0, unchanged: 0, removed: 0 },
-  };
-  for (const ex of file.exchanges) {
-    const written: { inserted: boolean }[] = await manager.query(
-      `INSERT INTO exchanges (id, name, location, timezone, open_time, close_time, break_start, break_end, weekdays, is_active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::smallint[], true)
-       ON CONFLICT (id) DO UPDATE SET
-         name = EXCLUDED.name, location = EXCLUDED.location, timezone = EXCLUDED.timezone,
-         open_time = EXCLUDED.open_time, close_time = EXCLUDED.close_time,
-         break_start = EXCLUDED.break_start, break_end = EXCLUDED.break_end,
-         weekdays = EXCLUDED.weekdays, is_active = true, updated_at = now()
-       WHERE (exchanges.name, exchanges.location, exchanges.timezone, exchanges.open_time, exchanges.close_time,
-              exchanges.break_start, exchanges.break_end, exchanges.weekdays, exchanges.is_active)
-         IS DISTINCT FROM
-             (EXCLUDED.name, EXCLUDED.location, EXCLUDED.timezone, EXCLUDED.open_time, EXCLUDED.close_time,
-              EXCLUDED.break_start, EXCLUDED.break_end, EXCLUDED.weekdays, true)
-       RETURNING (xmax = 0) AS inserted`,
-      [ex.id, ex.name, ex.location, ex.timezone, ex.open, ex.close, ex.breakStart, ex.breakEnd, [...ex.days].sort((a, b) => a - b)],
-    );
-    tally(result.exchanges, written, 1);
-
-    const dates = ex.calendar.map((d) => d.date);
-    // Wrapped in a SELECT: TypeORM answers a bare DELETE with [rows, count], not rows.
-    const [removed]: { n: number }[] = await manager.query(
-      `WITH gone AS (DELETE FROM exchange_calendar_days WHERE exchange_id = $1 AND NOT (date = ANY($2::date[])) RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [ex.id, dates],
-    );
-    result.days.removed += removed.n;
-    if (!ex.calendar.length) continue;
-    const days: { inserted: boolean }[] = await manager.query(
-      `INSERT INTO exchange_calendar_days (exchange_id, date, kind, open_time, close_time, name, source)
-       SELECT $1, d.date, d.kind, d.open_time, d.close_time, d.name, d.source
-       FROM unnest($2::date[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[])
-         AS d(date, kind, open_time, close_time, name, source)
-       ON CONFLICT (exchange_id, date) DO UPDATE SET
-         kind = EXCLUDED.kind, open_time = EXCLUDED.open_time, close_time = EXCLUDED.close_time,
-         name = EXCLUDED.name, source = EXCLUDED.source, updated_at = now()
-       WHERE (exchange_calendar_days.kind, exchange_calendar_days.open_time, exchange_calendar_days.close_time,
-              exchange_calendar_days.name, exchange_calendar_days.source)
-         IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.open_time, EXCLUDED.close_time, EXCLUDED.name, EXCLUDED.source)
-       RETURNING (xmax = 0) AS inserted`,
-      [
-        ex.id,
-        dates,
-        ex.calendar.map((d) => d.kind),
-        ex.calendar.map((d) => d.open ?? null),
-        ex.calendar.map((d) => d.close ?? null),
-        ex.calendar.map((d) => d.name ?? null),
-        ex.calendar.map((d) => d.source ?? ex.calendarSource),
-      ],
-    );
-    tally(result.days, days, ex.calendar.length);
-  }
-  return result;
-}
-
-function tally(counts: ImportCounts, written: { inserted: boolean }[], total: number): void {
-  const inserted = written.filter((row) => row.inserted).length;
-  counts.inserted += inserted;
-  counts.updated += written.length - inserted;
-  counts.unchanged += total - written.length;
-}
-
-/** Imports a parsed file in one transaction: all of it or nothing. */
-export function importExchangeCalendarFile(dataSource: DataSource, file: ExchangeCalendarFile): Promise<MarketHoursImportResult> {
-  return dataSource.transaction((manager) => importExchangeCalendars(manager, file));
+/** Calendars straight from a parsed data file (tests, and checking a file before importing it). */
+export function calendarsFromFile(file: {
+  exchanges: {
+    id: string;
+    name: string;
+    location: string;
+    timezone: string;
+    open: string;
+    close: string;
+    breakStart: string | null;
+    breakEnd: string | null;
+    days: number[];
+    calendarSource: string;
+    calendar: { date: string; kind: CalendarEntryKind; name?: string; open?: string; close?: string; source?: string }[];
+  }[];
+}): ExchangeCalendar[] {
+  return file.exchanges.map((ex) =>
+    buildExchangeCalendar(
+      {
+        id: ex.id,
+        name: ex.name,
+        location: ex.location,
+        timezone: ex.timezone,
+        open: ex.open,
+        close: ex.close,
+        breakStart: ex.breakStart,
+        breakEnd: ex.breakEnd,
+        weekdays: [...ex.days].sort((a, b) => a - b),
+      },
+      ex.calendar.map((d) => ({
+        date: d.date,
+        kind: d.kind,
+        openTime: d.open ?? null,
+        closeTime: d.close ?? null,
+        name: d.name ?? null,
+        source: d.source ?? ex.calendarSource,
+      })),
+    ),
+  );
 }

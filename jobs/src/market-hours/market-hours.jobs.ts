@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { defineJob } from '../runtime/job-definition';
+import { defineJob, jobId } from '../runtime/job-definition';
 import { MAX_DELIVERY_BATCH } from '../notifications/notifications.jobs';
 import { MARKET_EVENT_KINDS } from './market-hours';
-import { FAN_OUT_BATCH_SIZE } from './market-followers';
+
+/** Followers per notifications.deliver job of a market event. */
+export const FAN_OUT_BATCH_SIZE = 1000;
+
+/** The market-hours job ids, each following from its natural key (same work, same id: BullMQ adds it once). */
+export const marketHoursJobIds = {
+  /** The fan-out of one market event (exchange, local trading date, kind). */
+  fanOut: (eventKey: string) => jobId('market-hours.fan-out', eventKey),
+};
 
 export const marketEventNoticeSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { ClientExchange, MarketStatus, TransitionKind } from './market-hours.shapes';
 
 /**
  * Exchange clocks: pure functions over an exchange's regular hours and its calendar (holidays,
@@ -8,14 +9,10 @@ import { DateTime } from 'luxon';
  * within one local day.
  */
 
-export const MARKET_STATUSES = ['open', 'closed', 'lunch', 'holiday', 'weekend'] as const;
-export type MarketStatus = (typeof MARKET_STATUSES)[number];
+export { MARKET_STATUSES, TRANSITION_KINDS, type ClientExchange, type MarketStatus, type TransitionKind } from './market-hours.shapes';
 
 export const CALENDAR_ENTRY_KINDS = ['holiday', 'early_close', 'late_open'] as const;
 export type CalendarEntryKind = (typeof CALENDAR_ENTRY_KINDS)[number];
-
-export const TRANSITION_KINDS = ['open', 'break_start', 'break_end', 'close'] as const;
-export type TransitionKind = (typeof TRANSITION_KINDS)[number];
 
 export const MARKET_EVENT_KINDS = ['opening_soon', 'opened', 'closing_soon', 'closed'] as const;
 export type MarketEventKind = (typeof MARKET_EVENT_KINDS)[number];
@@ -77,17 +74,6 @@ export interface ExchangeCalendar {
   exchange: ExchangeHours;
   /** Keyed by local date. */
   days: ReadonlyMap<string, CalendarEntry>;
-}
-
-/** The spec's client shape of an exchange (section 3). */
-export interface ClientExchange {
-  id: string;
-  name: string;
-  location: string;
-  open: string;
-  close: string;
-  timezone: string;
-  days: number[];
 }
 
 export interface MarketSession {

@@ -30,14 +30,6 @@ export const MARKET_NOTIFICATION_TYPES = {
   closed: 'info',
 } as const satisfies Record<MarketEventKind, NotificationType>;
 
-/** The preference flag (user_preferences column) that turns each kind on. */
-export const MARKET_PREFERENCE_COLUMNS = {
-  opening_soon: 'market_opening_soon_notifications',
-  opened: 'market_open_notifications',
-  closing_soon: 'market_closing_soon_notifications',
-  closed: 'market_close_notifications',
-} as const satisfies Record<MarketEventKind, string>;
-
 function minutes(n: number): string {
   return `${n} minute${n === 1 ? '' : 's'}`;
 }
@@ -61,7 +53,7 @@ export function marketDedupeKey(eventKey: string): string {
   return `market:${eventKey}`;
 }
 
-export function marketNotificationContent(event: MarketEventNotice): NotificationContent {
+export function marketNotificationContent(event: MarketEventNotice): NotificationContent & { dedupeKey: string } {
   const type = MARKET_NOTIFICATION_TYPES[event.kind];
   const local = DateTime.fromISO(event.at, { zone: event.timezone });
   return {

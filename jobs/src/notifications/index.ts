@@ -1,8 +1,19 @@
-export * from './notification-content';
-export * from './notification-channel';
-export * from './notification-delivery';
-export * from './notifications.jobs';
-export * from './push-delivery';
-export * from './push-sender';
-export * from './queues-redis';
-export * from './vapid-keys';
+export { type ClientNotification, toClientNotification } from './notification-content';
+export { notificationChannel, type NotificationMessage, notificationMessageSchema, publishNotifications } from './notification-channel';
+export { deliverNotifications } from './notification-delivery';
+export { notificationsJobIds } from './notifications.jobs';
+export {
+  clearNotifications,
+  deletePushSubscription,
+  followersOf,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationsAfter,
+  savePushSubscription,
+  unreadNotificationCount,
+  type Audience,
+} from './notifications.store';
+export { type PushEnv, resolveVapidKeys } from './vapid-keys';
+export { createNotificationsHandlers, type NotificationsHandlerDeps } from './notifications.processor';
+export { readPushEnv } from './notifications.config';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTIFICATION_TYPES, type NotificationType } from '@tickerbell/entities';
+import type { ClientNotification, NotificationType as ShapeNotificationType } from './notifications.shapes';
 
 /** Importance in details (spec section 7): high for warning and error notifications, medium otherwise. */
 export function importanceOf(type: NotificationType): 'high' | 'medium' {
@@ -37,19 +38,14 @@ export const pushOptionsSchema = z
   .strict();
 export type PushOptions = z.infer<typeof pushOptionsSchema>;
 
-/** A stored notification as the client reads it (spec section 3), in the API, the stream and push. */
-export interface ClientNotification {
-  id: string;
-  timestamp: string;
-  read: boolean;
-  title: string;
-  message: string;
-  type: NotificationType;
-  activityType: string | null;
-  exchangeId: string | null;
-  symbolId: string | null;
-  details: Record<string, unknown> | null;
-}
+/** A stored notification as the client reads it: its HTTP shape (notifications.shapes.ts). */
+export type { ClientNotification };
+
+// The notifications.type column and the HTTP shape list the same types: a change to one without
+// the other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const columnMatchesShape: Same<NotificationType, ShapeNotificationType> = true;
+void columnMatchesShape;
 
 /** A notifications row as read with raw SQL (snake_case). */
 export interface NotificationRow {
@@ -65,9 +61,6 @@ export interface NotificationRow {
   read_at: Date | null;
   created_at: Date;
 }
-
-export const NOTIFICATION_COLUMNS =
-  'id, user_id, title, message, type, activity_type, exchange_id, symbol_id, details, read_at, created_at';
 
 export function toClientNotification(row: NotificationRow): ClientNotification {
   return {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '../runtime/job-definition';
+import { defineJob, jobId } from '../runtime/job-definition';
 import { notificationContentSchema, pushOptionsSchema } from './notification-content';
 
 /** A batch of recipients of one delivery job (the fan-out splits bigger audiences). */
@@ -12,6 +12,27 @@ export const MAX_PUSH_ATTEMPTS = 5;
 export const pushTargetSchema = z
   .object({ notificationId: z.string().regex(/^\d+$/), subscriptionId: z.number().int().positive() })
   .strict();
+
+export type PushJobTarget = z.infer<typeof pushTargetSchema>;
+
+/**
+ * The notifications domain's job ids, each following from its natural key (same work, same id,
+ * so BullMQ adds it once while it holds the earlier one).
+ */
+export const notificationsJobIds = {
+  /** A delivery batch of a fan-out: the notification's dedupe key and the batch's first user. */
+  deliver: (dedupeKey: string, firstUserId: number) => jobId('notifications.deliver', dedupeKey, firstUserId),
+  /** A push batch: its first and last targets (notification, subscription), in their sorted order. */
+  push: (targets: readonly PushJobTarget[]) => {
+    const first = targets[0];
+    const last = targets[targets.length - 1];
+    return jobId('notifications.push', first.notificationId, first.subscriptionId, last.notificationId, last.subscriptionId);
+  },
+  /** The retry of one push target. */
+  pushRetry: (target: PushJobTarget, attempt: number) => jobId('notifications.push', 'retry', target.notificationId, target.subscriptionId, attempt),
+  /** The email copy of a notification. */
+  mail: (notificationId: string) => jobId('mail.send', 'notification', notificationId),
+};
 
 export const notificationsJobs = {
   'notifications.deliver': defineJob({

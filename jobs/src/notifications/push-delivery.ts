@@ -1,10 +1,13 @@
+import type Redis from 'ioredis';
 import type { JobPayload } from '../registry';
+import type { Clock } from '../runtime/clock';
 import type { JobContext } from '../runtime/job-handler';
-import { NOTIFICATION_COLUMNS, toClientNotification, type NotificationRow } from './notification-content';
-import { MAX_PUSH_ATTEMPTS } from './notifications.jobs';
+import type { Logger } from '../runtime/logger';
+import { toClientNotification } from './notification-content';
+import { MAX_PUSH_ATTEMPTS, notificationsJobIds } from './notifications.jobs';
+import { notificationsById, pushSubscriptionsById, recordPushOutcomes, type PushSubscriptionRow } from './notifications.store';
 import { encodePushPayload, PushSender, type PushOutcome } from './push-sender';
-import { queuesRedis } from './queues-redis';
-import { allowsPrivateOutbound, readPushEnv, resolveVapidKeys, type PushEnv } from './vapid-keys';
+import { allowsPrivateOutbound, resolveVapidKeys, type PushEnv } from './vapid-keys';
 
 /** Backoff of a push retry without Retry-After: 2 s, 4 s, 8 s, 16 s. */
 export const PUSH_RETRY_BASE_MS = 2000;
@@ -26,37 +29,43 @@ export interface PushResult {
   expired: number;
 }
 
-interface SubscriptionRow {
-  id: number;
-  user_id: number;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
+/**
+ * A push sender of the deployment's VAPID keys (configured, or generated once and kept in Redis).
+ * Build one per process and key set: its keep-alive sockets and VAPID JWTs serve every job.
+ */
+export async function createPushSender(deps: { redis: Redis; prefix: string; clock: Clock; logger: Logger }, env: PushEnv): Promise<PushSender> {
+  const keys = await resolveVapidKeys(deps.redis, deps.prefix, env);
+  if (keys.source === 'stored') deps.logger.info('web push: using VAPID keys generated on first start (set VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY to pin them)');
+  return new PushSender(keys, { timeoutMs: env.PUSH_TIMEOUT_MS, clock: deps.clock, allowPrivate: allowsPrivateOutbound(env) });
 }
 
-// One sender per process and key set: its keep-alive sockets and VAPID JWTs are reused by every job.
-const senders = new Map<string, Promise<PushSender>>();
-
-export function pushSenderFor(context: JobContext, env: PushEnv = readPushEnv()): Promise<PushSender> {
-  const key = context.queues.prefix;
-  let sender = senders.get(key);
-  if (!sender) {
-    sender = (async () => {
-      const keys = await resolveVapidKeys(await queuesRedis(context.queues, 'notifications'), context.queues.prefix, env);
-      if (keys.source === 'stored') context.logger.info('web push: using VAPID keys generated on first start (set VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY to pin them)');
-      return new PushSender(keys, { timeoutMs: env.PUSH_TIMEOUT_MS, clock: context.clock, allowPrivate: allowsPrivateOutbound(env) });
-    })();
-    sender.catch(() => senders.delete(key));
-    senders.set(key, sender);
-  }
-  return sender;
+/** A push sender built on first use (a failed build is tried again next time) and closed at shutdown. */
+export interface LazyPushSender {
+  get(): Promise<PushSender>;
+  close(): Promise<void>;
 }
 
-/** Closes the senders' sockets (worker shutdown, tests). */
-export async function closePushSenders(): Promise<void> {
-  const all = [...senders.values()];
-  senders.clear();
-  for (const sender of await Promise.allSettled(all)) if (sender.status === 'fulfilled') sender.value.close();
+/** What a notifications domain started once per process hands its handlers (createNotificationsHandlers). */
+export function lazyPushSender(deps: { redis: Redis; prefix: string; clock: Clock; logger: Logger }, env: PushEnv): LazyPushSender {
+  let sender: Promise<PushSender> | undefined;
+  return {
+    get() {
+      if (!sender) {
+        const building = createPushSender(deps, env);
+        building.catch(() => {
+          if (sender === building) sender = undefined;
+        });
+        sender = building;
+      }
+      return sender;
+    },
+    async close() {
+      const current = sender;
+      sender = undefined;
+      const settled = current ? await Promise.allSettled([current]) : [];
+      for (const result of settled) if (result.status === 'fulfilled') result.value.close();
+    },
+  };
 }
 
 /**
@@ -66,20 +75,21 @@ export async function closePushSenders(): Promise<void> {
  * until MAX_PUSH_ATTEMPTS), rejected (other 4xx: counted, not retried). A target whose
  * notification is older than the push TTL by the time it is sent is dropped as expired.
  */
-export async function sendPushes(payload: JobPayload<'notifications.push'>, context: JobContext): Promise<PushResult> {
+export async function sendPushes(
+  payload: JobPayload<'notifications.push'>,
+  context: JobContext,
+  pushSender: () => Promise<PushSender>,
+): Promise<PushResult> {
   const { dataSource, clock, queues } = context;
   const notificationIds = [...new Set(payload.targets.map((t) => t.notificationId))];
   const subscriptionIds = [...new Set(payload.targets.map((t) => t.subscriptionId))];
-  const [notifications, subscriptions]: [NotificationRow[], SubscriptionRow[]] = await Promise.all([
-    dataSource.query(`SELECT ${NOTIFICATION_COLUMNS} FROM notifications WHERE id = ANY($1::bigint[])`, [notificationIds]),
-    dataSource.query(`SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE id = ANY($1::int[])`, [subscriptionIds]),
-  ]);
+  const [notifications, subscriptions] = await Promise.all([notificationsById(dataSource, notificationIds), pushSubscriptionsById(dataSource, subscriptionIds)]);
   const notificationById = new Map(notifications.map((n) => [String(n.id), n]));
   const subscriptionById = new Map(subscriptions.map((s) => [s.id, s]));
   const payloads = new Map<string, Buffer>();
   const result: PushResult = { sent: 0, removed: 0, retried: 0, rejected: 0, expired: 0 };
   const now = clock.now().getTime();
-  const work: { target: (typeof payload.targets)[number]; subscription: SubscriptionRow; body: Buffer }[] = [];
+  const work: { target: (typeof payload.targets)[number]; subscription: PushSubscriptionRow; body: Buffer }[] = [];
   for (const target of payload.targets) {
     const notification = notificationById.get(target.notificationId);
     const subscription = subscriptionById.get(target.subscriptionId);
@@ -108,7 +118,7 @@ export async function sendPushes(payload: JobPayload<'notifications.push'>, cont
   }
   if (!work.length) return result;
 
-  const sender = await pushSenderFor(context);
+  const sender = await pushSender();
   const outcomes: PushOutcome[] = new Array(work.length);
   let next = 0;
   await Promise.all(
@@ -134,7 +144,7 @@ export async function sendPushes(payload: JobPayload<'notifications.push'>, cont
       retries.push({
         name: 'notifications.push' as const,
         data: { targets: [target], push: payload.push, attempt },
-        options: { jobId: `push-retry-${target.notificationId}-${target.subscriptionId}-${attempt}`, delay: pushRetryDelayMs(payload.attempt, outcome.retryAfterMs) },
+        options: { jobId: notificationsJobIds.pushRetry(target, attempt), delay: pushRetryDelayMs(payload.attempt, outcome.retryAfterMs) },
       });
     } else {
       failedIds.push(target.subscriptionId);
@@ -146,10 +156,6 @@ export async function sendPushes(payload: JobPayload<'notifications.push'>, cont
   result.retried = retries.length;
   result.rejected = failedIds.length;
   if (retries.length) await queues.addBulk(retries);
-  if (goneIds.length) await dataSource.query(`DELETE FROM push_subscriptions WHERE id = ANY($1::int[])`, [goneIds]);
-  if (sentIds.length) {
-    await dataSource.query(`UPDATE push_subscriptions SET last_success_at = $2, failure_count = 0 WHERE id = ANY($1::int[])`, [sentIds, clock.now()]);
-  }
-  if (failedIds.length) await dataSource.query(`UPDATE push_subscriptions SET failure_count = failure_count + 1 WHERE id = ANY($1::int[])`, [failedIds]);
+  await recordPushOutcomes(dataSource, { sent: sentIds, gone: goneIds, failed: failedIds }, clock.now());
   return result;
 }

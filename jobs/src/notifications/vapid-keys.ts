@@ -1,7 +1,6 @@
 import type Redis from 'ioredis';
 import webpush from 'web-push';
 import { z } from 'zod';
-import { ConfigError, parseEnv } from '../config/env';
 
 /** Web push settings; VAPID keys from the environment, else generated once and kept in Redis. */
 export const pushEnvSchema = z.object({
@@ -41,16 +40,6 @@ export function vapidKeysKey(prefix: string): string {
   return `${prefix}:push:vapid-keys`;
 }
 
-/** The push settings; a ConfigError names each bad variable (api and workers check them at start). */
-export function readPushEnv(env: Record<string, string | undefined> = process.env, processName = 'push'): PushEnv {
-  const parsed = parseEnv(pushEnvSchema, env, processName);
-  if (Boolean(parsed.VAPID_PUBLIC_KEY) !== Boolean(parsed.VAPID_PRIVATE_KEY)) {
-    const missing = parsed.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
-    throw new ConfigError([{ variable: missing, message: 'set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together, or neither' }], processName);
-  }
-  return parsed;
-}
-
 const storedSchema = z.object({ publicKey: z.string(), privateKey: z.string() });
 
 /**
@@ -59,7 +48,7 @@ const storedSchema = z.object({ publicKey: z.string(), privateKey: z.string() })
  * agrees on one pair; browsers subscribed with it keep working across restarts. Redis must then
  * be persistent: losing the key means new keys and every existing subscription stops working.
  */
-export async function resolveVapidKeys(redis: Redis, prefix: string, env: PushEnv = readPushEnv()): Promise<VapidKeys> {
+export async function resolveVapidKeys(redis: Redis, prefix: string, env: PushEnv): Promise<VapidKeys> {
   if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
     return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT, source: 'config' };
   }

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { loadExchangeCalendars } from '../market-hours/market-hours.repository';
-import { marketStatusAt } from '../market-hours/market-hours';
+import { loadExchangeCalendars, marketStatusAt } from '../market-hours';
 import type { PricePollKind } from './prices.jobs';
+import { watchedOrAlertedMarkets, type PolledMarket } from './prices.store';
 
 /** Market types each poll covers. */
 export const CRYPTO_MARKET_TYPES = ['crypto'] as const;
@@ -15,28 +15,6 @@ export const STOCK_MARKET_TYPES = ['stock', 'etf'] as const;
 export const UNSOURCED_MARKET_TYPES = ['index', 'forex', 'futures', 'commodity'] as const;
 /** Alpaca serves US equities only: a stock or ETF without an exchange follows the NYSE session. */
 export const DEFAULT_STOCK_EXCHANGE = 'XNYS';
-
-export interface PolledMarket {
-  id: number;
-  symbol: string;
-  type: string;
-  exchangeId: string | null;
-}
-
-/** Markets of the types with an active, unexpired alert or on any watchlist, by symbol. */
-export async function watchedOrAlertedMarkets(db: DataSource | EntityManager, types: readonly string[], now: Date): Promise<PolledMarket[]> {
-  if (!types.length) return [];
-  const rows: { id: number; symbol: string; type: string; exchange_id: string | null }[] = await db.query(
-    `SELECT m.id, m.symbol, m.type, m.exchange_id
-       FROM markets m
-      WHERE m.type = ANY($1::varchar[])
-        AND (EXISTS (SELECT 1 FROM alerts a WHERE a.market_id = m.id AND a.is_active AND (a.expires_at IS NULL OR a.expires_at > $2))
-             OR EXISTS (SELECT 1 FROM watchlist_items w WHERE w.market_id = m.id))
-      ORDER BY m.symbol`,
-    [types, now],
-  );
-  return rows.map((r) => ({ id: r.id, symbol: r.symbol, type: r.type, exchangeId: r.exchange_id }));
-}
 
 /** The markets whose exchange is open at the instant (lunch breaks, holidays and weekends are not). */
 export async function marketsWithOpenExchange(db: DataSource | EntityManager, markets: readonly PolledMarket[], now: Date): Promise<PolledMarket[]> {

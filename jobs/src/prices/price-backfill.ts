@@ -2,8 +2,9 @@ import type { JobsOptions } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../runtime/clock';
 import type { JobQueues } from '../runtime/job-queues';
-import { upsertCandles } from './price-bars';
+import { findMarketBySymbol, upsertCandles } from './prices.store';
 import type { CandleInterval, PriceSource } from './price-source';
+import { pricesJobIds } from './prices.jobs';
 import { withPriceSourceHealth, type PriceSources } from './prices.config';
 import { UNSOURCED_MARKET_TYPES } from './polled-markets';
 
@@ -12,21 +13,16 @@ export const DEFAULT_BACKFILL_LIMIT = 500;
 /** What the chart shows by default: the poll keeps this many bars of watched markets. */
 export const CHART_BARS: { interval: CandleInterval; limit: number } = { interval: '1h', limit: 300 };
 
-/** One backfill per symbol, interval and UTC day: a source lacking the candles is asked once a day, not every poll. */
-export function backfillJobId(symbol: string, interval: CandleInterval, now: Date): string {
-  return `backfill-${symbol}-${interval}-${now.toISOString().slice(0, 10)}`;
-}
-
 export function backfillRequest(
   symbol: string,
   interval: CandleInterval,
   limit: number,
   now: Date,
 ): { name: 'prices.backfill-bars'; data: { symbol: string; interval: CandleInterval; limit: number }; options: JobsOptions } {
-  return { name: 'prices.backfill-bars', data: { symbol, interval, limit }, options: { jobId: backfillJobId(symbol, interval, now) } };
+  return { name: 'prices.backfill-bars', data: { symbol, interval, limit }, options: { jobId: pricesJobIds.backfill(symbol, interval, now) } };
 }
 
-/** Queues a backfill (the api does when a chart asks for more bars than are stored). */
+/** Queues a backfill (a chart asking for more bars than are stored, a new technical alert). */
 export async function requestBarsBackfill(queues: JobQueues, symbol: string, interval: CandleInterval, limit: number, now: Date): Promise<void> {
   const request = backfillRequest(symbol, interval, limit, now);
   await queues.add(request.name, request.data, request.options);
@@ -56,7 +52,7 @@ export async function backfillBars(
   deps: { dataSource: DataSource; clock: Clock; sources: PriceSources },
   payload: { symbol: string; interval: CandleInterval; limit: number },
 ): Promise<BackfillResult> {
-  const [market]: { id: number; type: string }[] = await deps.dataSource.query('SELECT id, type FROM markets WHERE symbol = $1', [payload.symbol]);
+  const market = await findMarketBySymbol(deps.dataSource, payload.symbol);
   if (!market) return { status: 'unknown_symbol', source: null, closed: 0, open: 0 };
   const source = candleSourceFor(deps.sources, market.type);
   if (!source) return { status: 'no_source', source: null, closed: 0, open: 0 };

@@ -1,18 +1,19 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { barsNeeded, technicalConditionSchema } from '../alerts/alert-conditions';
-import { MAX_TICKS_PER_EVALUATION, type ClosedBarPayload, type PriceTickPayload } from '../alerts/alerts.jobs';
 import type { Clock } from '../runtime/clock';
 import type { JobQueues } from '../runtime/job-queues';
 import type { Logger } from '../runtime/logger';
-import { pairsShortOfBars, upsertTickBars, type BarTick, type ClosedBar } from './price-bars';
+import { allLatestPrices, planQuoteUpdates, writeQuoteUpdates } from './latest-prices.store';
 import { backfillRequest, CHART_BARS, DEFAULT_BACKFILL_LIMIT } from './price-backfill';
-import { chunk, PriceFetchError, type CandleInterval, type PriceSource, type Quote, CANDLE_INTERVALS } from './price-source';
-import { latestPricesKey, storeQuotes } from './price-store';
-import type { PricePollKind } from './prices.jobs';
+import { barDemandKey, collectBarDemand, type BarDemand, type BarDemandProvider } from './price-demand';
+import { chunk, PriceFetchError, type PriceSource, type Quote } from './price-source';
+import { catchUpEvaluations, evaluationJobs, payloadDigest, queueEvaluations, unqueuedEvaluationFields, unqueuedEvaluationsKey } from './price-evaluations';
+import { MAX_TICKS_PER_EVALUATION, type ClosedBarPayload } from './price-ticks';
+import { pricesJobIds, type PricePollKind } from './prices.jobs';
 import { withPriceSourceHealth, type PriceSources } from './prices.config';
-import { marketsToPoll, type PolledMarket } from './polled-markets';
+import { lastStoredCloses, pairsShortOfBars, upsertTickBars, watchedMarketIds, type BarTick, type ClosedBar, type PolledMarket } from './prices.store';
+import { marketsToPoll } from './polled-markets';
 
 export interface PricesDeps {
   dataSource: DataSource;
@@ -22,6 +23,8 @@ export interface PricesDeps {
   queues: JobQueues;
   clock: Clock;
   sources: PriceSources;
+  /** The consumers' bar needs (the alerts' technical conditions): closed bars and backfills of those pairs. */
+  barDemand: readonly BarDemandProvider[];
   logger?: Logger;
 }
 
@@ -35,6 +38,10 @@ export interface PricePollResult {
   quotes: number;
   /** Quotes newer than the stored price: stored, published, evaluated. */
   updated: number;
+  /** Evaluation jobs of ticks an earlier poll stored but did not queue, queued by this poll. */
+  caughtUp: number;
+  /** Ticks an earlier poll stored but did not queue, too old to evaluate now (MAX_CATCH_UP_MS): dropped, logged. */
+  staleDropped: number;
   closedBars: number;
   evaluateJobs: number;
   evaluateBarsJobs: number;
@@ -47,11 +54,6 @@ export function pricePollLockKey(prefix: string, kind: PricePollKind): string {
 }
 const POLL_LOCK_MS = 120_000;
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-
-/** A short digest of a job's payload: a re-run of the same poll adds the same job ids (BullMQ keeps one). */
-function digest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
-}
 
 /** The newest quote per symbol, only for symbols asked (a provider may answer more, or twice). */
 function newestPerSymbol(quotes: readonly Quote[], asked: ReadonlySet<string>): Quote[] {
@@ -82,65 +84,32 @@ async function fetchQuotes(
   }
 }
 
-/** Active technical alerts of the markets: the bars each (market, interval) needs. */
-async function technicalNeeds(
-  dataSource: DataSource,
-  marketIds: number[],
-  now: Date,
-): Promise<Map<string, { marketId: number; interval: CandleInterval; needed: number }>> {
-  const rows: { market_id: number; interval: string; params: unknown }[] = await dataSource.query(
-    `SELECT market_id, interval, params FROM alerts
-      WHERE market_id = ANY($1::int[]) AND is_active AND interval IS NOT NULL AND (expires_at IS NULL OR expires_at > $2)`,
-    [marketIds, now],
-  );
-  const needs = new Map<string, { marketId: number; interval: CandleInterval; needed: number }>();
-  for (const row of rows) {
-    const interval = CANDLE_INTERVALS.find((i) => i === row.interval);
-    const condition = technicalConditionSchema.safeParse(row.params);
-    if (!interval || !condition.success) continue;
-    const key = `${row.market_id}:${interval}`;
-    const needed = barsNeeded(condition.data);
-    const seen = needs.get(key);
-    if (!seen || seen.needed < needed) needs.set(key, { marketId: row.market_id, interval, needed });
-  }
-  return needs;
-}
-
-async function enqueueEvaluations(deps: PricesDeps, kind: PricePollKind, ticks: PriceTickPayload[]): Promise<number> {
-  const jobs = chunk(ticks, MAX_TICKS_PER_EVALUATION).map((part) => ({
-    name: 'alerts.evaluate' as const,
-    data: { ticks: part },
-    options: { jobId: `evaluate-${kind}-${Date.parse(part[0].at)}-${digest(part)}` },
-  }));
-  if (jobs.length) await deps.queues.addBulk(jobs);
-  return jobs.length;
-}
-
 async function enqueueClosedBars(deps: PricesDeps, closed: ClosedBar[]): Promise<number> {
   const bars: ClosedBarPayload[] = closed.map((b) => ({ symbol: b.symbol, interval: b.interval, openTime: b.openTime.toISOString() }));
   const jobs = chunk(bars, MAX_TICKS_PER_EVALUATION).map((part) => ({
     name: 'alerts.evaluate-bars' as const,
     data: { bars: part },
-    options: { jobId: `evaluate-bars-${Date.parse(part[0].openTime)}-${digest(part)}` },
+    options: { jobId: pricesJobIds.evaluateBars(Date.parse(part[0].openTime), payloadDigest(part)) },
   }));
   if (jobs.length) await deps.queues.addBulk(jobs);
   return jobs.length;
 }
 
 /**
- * Backfills for the polled markets short of bars: the intervals of their technical alerts (as many
- * bars as the condition needs) and, for watched markets, the chart's default interval. One job per
- * symbol, interval and UTC day (its id), so a source without those candles is asked once a day.
+ * Backfills for the polled markets short of bars: the pairs the consumers demand (as many bars as
+ * they read, e.g. a technical alert's condition) and, for watched markets, the chart's default
+ * interval. One job per symbol, interval and UTC day (its id), so a source without those candles
+ * is asked once a day.
  */
 async function enqueueBackfills(
   deps: PricesDeps,
   markets: PolledMarket[],
   watched: ReadonlySet<number>,
-  needs: Map<string, { marketId: number; interval: CandleInterval; needed: number }>,
+  needs: Map<string, BarDemand>,
 ): Promise<number> {
   const pairs = new Map(needs);
   for (const market of markets) {
-    const key = `${market.id}:${CHART_BARS.interval}`;
+    const key = barDemandKey(market.id, CHART_BARS.interval);
     if (watched.has(market.id) && !pairs.has(key)) pairs.set(key, { marketId: market.id, interval: CHART_BARS.interval, needed: CHART_BARS.limit });
   }
   const short = await pairsShortOfBars(deps.dataSource, [...pairs.values()]);
@@ -153,13 +122,6 @@ async function enqueueBackfills(
   return short.length;
 }
 
-async function watchedMarketIds(dataSource: DataSource, marketIds: number[]): Promise<Set<number>> {
-  const rows: { market_id: number }[] = await dataSource.query('SELECT DISTINCT market_id FROM watchlist_items WHERE market_id = ANY($1::int[])', [
-    marketIds,
-  ]);
-  return new Set(rows.map((r) => r.market_id));
-}
-
 /**
  * One poll of a kind (prices.poll): fetch the quotes of the markets to poll in one batched call,
  * store the newer ones in Redis (latest, 24 h history, pub/sub for the live streams), queue their
@@ -169,7 +131,10 @@ async function watchedMarketIds(dataSource: DataSource, marketIds: number[]): Pr
  * quotes writes and queues nothing new.
  *
  * Evaluation is queued straight after the price is stored (before the database work), so a
- * database failure costs bars, never a tick's alerts.
+ * database failure costs bars, never a tick's alerts. The evaluation jobs are recorded with the
+ * prices in one MULTI and the record cleared once they are queued; a poll that failed in between
+ * (its retry, or the next poll of the kind) queues them first (`catchUpEvaluations`), so a stored
+ * tick is always evaluated, once, with the price it replaced.
  */
 export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise<PricePollResult> {
   const result: PricePollResult = {
@@ -180,6 +145,8 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
     asked: 0,
     quotes: 0,
     updated: 0,
+    caughtUp: 0,
+    staleDropped: 0,
     closedBars: 0,
     evaluateJobs: 0,
     evaluateBarsJobs: 0,
@@ -192,6 +159,9 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
   const token = randomUUID();
   if ((await deps.redis.set(lockKey, token, 'PX', POLL_LOCK_MS, 'NX')) !== 'OK') return { ...result, status: 'busy' };
   try {
+    const caughtUp = await catchUpEvaluations(deps, kind);
+    Object.assign(result, { caughtUp: caughtUp.jobs, staleDropped: caughtUp.dropped });
+
     const now = deps.clock.now();
     const markets = await marketsToPoll(deps.dataSource, kind, now, { simulated: primary.kind === 'simulated' });
     if (!markets.length) return { ...result, status: 'nothing_to_poll' };
@@ -202,13 +172,13 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
     const quotes = newestPerSymbol(fetched.quotes, new Set(bySymbol.keys()));
     Object.assign(result, { source: fetched.source, fellBack: fetched.fellBack, quotes: quotes.length });
 
-    const updates = await storeQuotes(deps.redis, deps.prefix, quotes);
+    // The prices and the record of their evaluation jobs in one transaction, then the jobs.
+    const updates = await planQuoteUpdates(deps.redis, deps.prefix, quotes);
+    const evaluations = evaluationJobs(kind, updates);
+    await writeQuoteUpdates(deps.redis, deps.prefix, updates, { key: unqueuedEvaluationsKey(deps.prefix, kind), fields: unqueuedEvaluationFields(evaluations, now) });
     result.updated = updates.length;
-    result.evaluateJobs = await enqueueEvaluations(
-      deps,
-      kind,
-      updates.map((u) => ({ symbol: u.latest.symbol, previous: u.previous, current: u.latest.price, at: u.latest.at })),
-    );
+    await queueEvaluations(deps, kind, evaluations);
+    result.evaluateJobs = evaluations.length;
 
     const ticks: BarTick[] = updates.map((u) => ({
       marketId: bySymbol.get(u.latest.symbol)!.id,
@@ -220,9 +190,9 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
     }));
     const closed = await upsertTickBars(deps.dataSource, ticks);
     const marketIds = markets.map((m) => m.id);
-    const needs = await technicalNeeds(deps.dataSource, marketIds, now);
-    // Only bars some technical alert is evaluated on: a closed 1m bar of every symbol each minute is otherwise wasted work.
-    const evaluated = closed.filter((b) => needs.has(`${b.marketId}:${b.interval}`));
+    const needs = await collectBarDemand(deps.barDemand, deps.dataSource, marketIds, now);
+    // Only bars some consumer evaluates: a closed 1m bar of every symbol each minute is otherwise wasted work.
+    const evaluated = closed.filter((b) => needs.has(barDemandKey(b.marketId, b.interval)));
     result.closedBars = closed.length;
     result.evaluateBarsJobs = await enqueueClosedBars(deps, evaluated);
     result.backfills = await enqueueBackfills(deps, markets, await watchedMarketIds(deps.dataSource, marketIds), needs);
@@ -237,22 +207,5 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
  * simulated walk starts, so a restart continues from the last price shown rather than jumping back.
  */
 export async function lastKnownPrices(deps: Pick<PricesDeps, 'dataSource' | 'redis' | 'prefix'>): Promise<Record<string, string>> {
-  // One primary-key probe per market, not a scan of every stored bar.
-  const rows: { symbol: string; close: string | null }[] = await deps.dataSource.query(
-    `SELECT m.symbol,
-            (SELECT trim_scale(b.close)::text FROM price_bars b WHERE b.market_id = m.id AND b.interval = '1m'
-              ORDER BY b.open_time DESC LIMIT 1) AS close
-       FROM markets m`,
-  );
-  const out: Record<string, string> = Object.fromEntries(rows.flatMap((r) => (r.close === null ? [] : [[r.symbol, r.close]])));
-  const latest = await deps.redis.hgetall(latestPricesKey(deps.prefix));
-  for (const [symbol, json] of Object.entries(latest)) {
-    try {
-      const price = (JSON.parse(json) as { price?: unknown }).price;
-      if (typeof price === 'string') out[symbol] = price;
-    } catch {
-      // An unreadable entry is overwritten by the next poll.
-    }
-  }
-  return out;
+  return { ...(await lastStoredCloses(deps.dataSource)), ...(await allLatestPrices(deps.redis, deps.prefix)) };
 }

@@ -4,17 +4,11 @@
  * (jobs/test/prices/price-source-contract.test.ts). docs/prices.md lists providers and limits.
  */
 
-export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
-export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
+import { CANDLE_INTERVAL_MS, type CandleInterval } from './prices.shapes';
 
-export const INTERVAL_MS: Record<CandleInterval, number> = {
-  '1m': 60_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '1h': 3_600_000,
-  '4h': 14_400_000,
-  '1d': 86_400_000,
-};
+export { CANDLE_INTERVALS, type CandleInterval } from './prices.shapes';
+
+export const INTERVAL_MS: Readonly<Record<CandleInterval, number>> = CANDLE_INTERVAL_MS;
 
 /** The latest price of one symbol. Prices and amounts are decimal strings, never floats. */
 export interface Quote {

@@ -46,7 +46,7 @@ export const pricesEnvSchema = z
 
 export type PricesConfig = z.infer<typeof pricesEnvSchema>;
 
-export function loadPricesConfig(env: Record<string, string | undefined> = process.env): PricesConfig {
+export function loadPricesConfig(env: Record<string, string | undefined>): PricesConfig {
   return parseEnv(pricesEnvSchema, env, 'prices');
 }
 

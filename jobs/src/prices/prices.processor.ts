@@ -1,23 +1,35 @@
 import { UnrecoverableError } from 'bullmq';
-import { queuesRedis } from '../notifications/queues-redis';
 import { defineHandler, type JobContext } from '../runtime/job-handler';
 import { backfillBars } from './price-backfill';
-import { lastKnownPrices, pollPrices } from './price-poll';
+import type { BarDemandProvider } from './price-demand';
+import { pollPrices } from './price-poll';
 import { PriceSourceError } from './price-source';
-import { loadPricesConfig, priceSourcesFromConfig, type PriceSources } from './prices.config';
+import type { PriceSources } from './prices.config';
 
 export interface PricesHandlerDeps {
   /** The sources, built once per process: the simulated walk must carry on from poll to poll. */
   sources(context: JobContext): Promise<PriceSources>;
+  /**
+   * The bars other domains evaluate on (the alerts' technical conditions): given by whoever starts
+   * the domains, so that prices never import their consumers.
+   */
+  barDemand: readonly BarDemandProvider[];
 }
 
 export function createPricesHandlers(deps: PricesHandlerDeps) {
   return [
     defineHandler('prices.poll', async ({ kind }, context) => {
-      const redis = await queuesRedis(context.queues, 'prices');
-      const result = await pollPrices({ ...context, redis, prefix: context.queues.prefix, sources: await deps.sources(context) }, kind);
-      if (result.fellBack || result.backfills) context.logger.info(result, 'prices: polled');
-      return result;
+      const redis = context.redis;
+      try {
+        const result = await pollPrices({ ...context, redis, prefix: context.queues.prefix, sources: await deps.sources(context), barDemand: deps.barDemand }, kind);
+        if (result.fellBack || result.backfills || result.caughtUp || result.staleDropped) context.logger.info(result, 'prices: polled');
+        return result;
+      } catch (error) {
+        // A provider refusing the request (4xx, unreadable answer) refuses the retry too: the next scheduled poll asks again.
+        // Nothing is stored before the quotes are fetched, so no evaluation is owed.
+        if (error instanceof PriceSourceError) throw new UnrecoverableError(error.message);
+        throw error;
+      }
     }),
     defineHandler('prices.backfill-bars', async (payload, context) => {
       try {
@@ -32,21 +44,3 @@ export function createPricesHandlers(deps: PricesHandlerDeps) {
     }),
   ];
 }
-
-let sources: Promise<PriceSources> | undefined;
-
-/** The handlers the workers run: sources from the environment, built on first use. */
-export const pricesHandlers = createPricesHandlers({
-  sources: (context) =>
-    (sources ??= (async () => {
-      const config = loadPricesConfig(process.env);
-      const lastPrices =
-        config.PRICES_SOURCE === 'simulated'
-          ? await lastKnownPrices({ dataSource: context.dataSource, redis: await queuesRedis(context.queues, 'prices'), prefix: context.queues.prefix })
-          : {};
-      return priceSourcesFromConfig(config, { clock: context.clock, lastPrices });
-    })().catch((error: unknown) => {
-      sources = undefined;
-      throw error;
-    })),
-});

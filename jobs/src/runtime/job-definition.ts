@@ -1,6 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import type { z } from 'zod';
 import type { QueueName } from '../queues';
+import type { JobName } from '../registry';
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: QueueName;
@@ -27,3 +28,12 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { age: 24 * HOUR, count: 1000 },
   removeOnFail: { age: 7 * 24 * HOUR, count: 5000 },
 };
+
+/**
+ * The one format of a deterministic job id: the job's name and its natural key, `name/part/part`.
+ * Equal work gets an equal id, so BullMQ adds it once (while the earlier one is retained). Parts
+ * are percent-encoded, so a `/` in a key cannot collide and a `:` (BullMQ refuses it in ids) never appears.
+ */
+export function jobId(name: JobName, ...parts: (string | number)[]): string {
+  return [name, ...parts.map((part) => encodeURIComponent(String(part)))].join('/');
+}

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { Mailer } from '../mail/mailer';
 import type { JobName, JobPayload } from '../registry';
@@ -10,6 +11,8 @@ import type { Logger } from './logger';
 export interface JobContext {
   dataSource: DataSource;
   queues: JobQueues;
+  /** Plain Redis commands (claims, pub/sub, the price store): the connection the queues use. */
+  redis: Redis;
   clock: Clock;
   logger: Logger;
   /** Outgoing mail (mail.send); workers always have one, a processor called directly may not. */

@@ -1,4 +1,4 @@
-import { Queue, type Job, type JobsOptions, type ConnectionOptions } from 'bullmq';
+import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type Redis from 'ioredis';
 import { QUEUE_NAMES, type QueueName } from '../queues';
 import { JOBS, isJobName, type JobName, type JobPayload } from '../registry';
@@ -37,15 +37,21 @@ export function jobOptions(name: JobName, overrides?: JobsOptions): JobsOptions 
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
 
+  /**
+   * `redis` is also the runtime's plain Redis access for processors (claims, pub/sub publish, the
+   * price store): the ioredis instance itself, not BullMQ's client, which is a proxy that
+   * reinterprets some commands in its structured form (its pipeline's hset(key, field, value)
+   * writes the field's characters and drops the value).
+   */
   constructor(
-    private readonly connection: Redis | ConnectionOptions,
+    readonly redis: Redis,
     readonly prefix: string,
   ) {}
 
   queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue = new Queue(name, { connection: this.redis, prefix: this.prefix });
       this.queues.set(name, queue);
     }
     return queue;

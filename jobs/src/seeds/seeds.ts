@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendars, readExchangeCalendarFile } from '../market-hours/market-hours.import';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, readExchangeCalendarFile } from '../market-hours/market-hours.import';
+import { importExchangeCalendars } from '../market-hours/market-hours.store';
 import { seedCotSample } from '../cot/cot.seed';
 import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
 

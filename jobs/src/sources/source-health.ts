@@ -1,4 +1,5 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SourceHealth } from '@tickerbell/entities';
 import type { Clock } from '../runtime/clock';
 
 export interface SourceHealthDeps {
@@ -34,4 +35,9 @@ export async function recordSourceHealth(
        consecutive_failures = source_health.consecutive_failures + 1, updated_at = $2`,
     [source, now, outcome.error.slice(0, 2000)],
   );
+}
+
+/** Every source's health row, by source name (the /status page's freshness table). */
+export function listSourceHealth(db: DataSource | EntityManager): Promise<SourceHealth[]> {
+  return db.getRepository(SourceHealth).find({ order: { source: 'ASC' } });
 }

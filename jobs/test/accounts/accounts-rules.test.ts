@@ -1,4 +1,7 @@
-import { canActOnMember, canGrantRole, canManageMembers, checkOwnerRemains, createAccountToken, hashAccountToken, normalizeEmail, passwordProblems, sameOriginUrl } from '../../src/accounts/index';
+import { createAccountToken, hashAccountToken, normalizeEmail } from '../../src/accounts/account-tokens';
+import { passwordProblems } from '../../src/accounts/password-policy';
+import { sameOriginUrl } from '../../src/accounts/callback-url';
+import { canActOnMember, canGrantRole, canManageMembers, checkOwnerRemains } from '../../src/accounts/team-rules';
 
 describe('password policy', () => {
   it.each([

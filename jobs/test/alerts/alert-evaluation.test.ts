@@ -1,10 +1,9 @@
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import type { AlertCondition } from '../../src/alerts/alert-conditions';
 import { evaluateClosedBars } from '../../src/alerts/alert-evaluation';
-import { historyPoints } from '../../src/alerts/alert-index';
 import { alertIndexFor } from '../../src/alerts/alert-index-cache';
-import { queuesRedis } from '../../src/notifications/queues-redis';
-import { priceHistory, storeQuotes } from '../../src/prices/price-store';
+import { historyPoints } from '../../src/alerts/alert-price-history';
+import { priceHistory, storeQuotes } from '../../src/prices/latest-prices.store';
 import { formatDecimal } from '../../src/alerts/alert-message';
 import { AlertsHarness } from './alerts-harness';
 
@@ -128,7 +127,7 @@ describe('alerts: evaluation of crafted price sequences (real PostgreSQL and Red
       const symbol = 'TMOVEINC';
       const alertId = await h.alert(userId, symbol, { type: 'moving_down', amount: '30', minutes: 5 });
       const cache = await alertIndexFor(h.context);
-      const redis = await queuesRedis(h.queues, 'alerts');
+      const redis = h.queues.redis;
       const histories = cache.priceHistories;
       const t0 = Date.parse('2026-11-23T10:00:00Z');
       const at = (minute: number) => new Date(t0 + minute * 60_000);

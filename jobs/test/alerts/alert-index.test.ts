@@ -1,6 +1,7 @@
 import type { AlertCondition, PricePoint, PriceTick } from '../../src/alerts/alert-conditions';
-import { AlertIndex, matchByFullScan, parseHistory, type IndexedAlert } from '../../src/alerts/alert-index';
-import { randomAlertCondition, seededRandom } from '../../src/alerts/alert-index.testing';
+import { AlertIndex, matchByFullScan, type IndexedAlert } from '../../src/alerts/alert-index';
+import { parseHistory } from '../../src/alerts/alert-price-history';
+import { randomAlertCondition, seededRandom } from '../../src/testing/alert-conditions';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'AAPL', 'SPY'];

@@ -1,13 +1,5 @@
-import {
-  alertBarsBackfillJobId,
-  alertConditionSchema,
-  alertThreshold,
-  checkWebhookUrl,
-  createAlertBodySchema,
-  patchAlertBodySchema,
-  resolveAlertInterval,
-  type AlertCondition,
-} from '../../src/alerts';
+import { alertConditionSchema, type AlertCondition } from '../../src/alerts/alert-conditions';
+import { alertThreshold, checkWebhookUrl, createAlertBodySchema, patchAlertBodySchema, resolveAlertInterval } from '../../src/alerts/alert-input';
 import { isPublicAddressHost } from '../../src/sources/outbound-guard';
 
 const condition = (value: unknown) => alertConditionSchema.parse(value) as AlertCondition;
@@ -87,12 +79,5 @@ describe('alert input', () => {
     expect(checkWebhookUrl('https://2130706433/x', production)?.message).toMatch(/loopback or private/);
     expect(checkWebhookUrl('https://0x7f.1/x', production)?.message).toMatch(/loopback or private/);
     expect(checkWebhookUrl('http://127.0.0.1:9/x', { production: false })).toBeNull();
-  });
-
-  it('derives one backfill job id per symbol, interval and UTC day, without colons', () => {
-    const at = new Date('2026-11-21T23:59:59Z');
-    expect(alertBarsBackfillJobId('BTCUSDT', '1h', at)).toBe('backfill-BTCUSDT-1h-2026-11-21');
-    expect(alertBarsBackfillJobId('^GSPC', '4h', at)).toBe('backfill-^GSPC-4h-2026-11-21');
-    expect(alertBarsBackfillJobId('EUR:USD', '1d', at)).toBe('backfill-EUR_USD-1d-2026-11-21');
   });
 });

@@ -4,8 +4,10 @@ import { alertChangesChannel } from '../../src/alerts/alert-changes';
 import { expireAlerts } from '../../src/alerts/alert-expiry';
 import { alertIndexFor } from '../../src/alerts/alert-index-cache';
 import { ALERTS_SCHEDULES } from '../../src/alerts/alerts.schedules';
-import { SCHEDULES } from '../../src/schedules';
+import { SCHEDULES } from '../../src/domains';
 import { notificationChannel, notificationMessageSchema, type NotificationMessage } from '../../src/notifications/notification-channel';
+import { notificationsJobIds } from '../../src/notifications/notifications.jobs';
+import { alertsJobIds } from '../../src/alerts/alerts.jobs';
 import { createWorkerConnection } from '../../src/runtime/redis';
 import { testRedisUrl } from '../../src/testing/test-redis';
 import { AlertsHarness } from './alerts-harness';
@@ -192,15 +194,15 @@ describe('alerts: trigger frequency, expiry, deliveries and index consistency (r
       await until(() => live.length === 1);
       expect(live[0]).toMatchObject({ userId, notification: { id: notification.id, title: 'BTC breakout Alert Triggered', details: { useAudio: true } } });
 
-      const push = await h.queues.queue('notifications').getJob(`alert-push-${notification.id}-${notification.id}-1`);
+      const push = await h.queues.queue('notifications').getJob(notificationsJobIds.push([{ notificationId: notification.id, subscriptionId }]));
       expect(push?.data).toEqual({
         targets: [{ notificationId: notification.id, subscriptionId }],
         push: { ttlSeconds: 3600, urgency: 'high', topic: null, url: '/dashboard/alerts' },
         attempt: 1,
       });
-      const mail = await h.queues.queue('mail').getJob(`alert-mail-${log.id}`);
+      const mail = await h.queues.queue('mail').getJob(notificationsJobIds.mail(notification.id));
       expect(mail?.data).toMatchObject({ to: `user-${h.prefix}@example.test`, subject: 'BTC breakout Alert Triggered' });
-      const webhook = await h.queues.queue('alerts').getJob(`webhook-${log.id}`);
+      const webhook = await h.queues.queue('alerts').getJob(alertsJobIds.webhook(log.id));
       expect(webhook?.data).toEqual({ alertLogId: log.id });
     });
 

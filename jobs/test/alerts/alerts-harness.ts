@@ -8,8 +8,7 @@ import { publishAlertChanges } from '../../src/alerts/alert-changes';
 import type { AlertCondition } from '../../src/alerts/alert-conditions';
 import { evaluatePriceTicks } from '../../src/alerts/alert-evaluation';
 import type { TriggerResult } from '../../src/alerts/alert-triggers';
-import { queuesRedis } from '../../src/notifications/queues-redis';
-import { storeQuotes } from '../../src/prices/price-store';
+import { storeQuotes } from '../../src/prices/latest-prices.store';
 import { fixedClock } from '../../src/runtime/clock';
 import type { JobContext } from '../../src/runtime/job-handler';
 import { JobQueues } from '../../src/runtime/job-queues';
@@ -73,7 +72,7 @@ export class AlertsHarness {
     dataSource: DataSource = db.dataSource,
   ) {
     this.queues = new JobQueues(this.connection, this.prefix);
-    this.context = { dataSource, queues: this.queues, clock: this.clock, logger: silentLogger };
+    this.context = { dataSource, queues: this.queues, redis: this.queues.redis, clock: this.clock, logger: silentLogger };
   }
 
   get dataSource(): DataSource {
@@ -141,7 +140,7 @@ export class AlertsHarness {
 
   /** Publishes alert changes as the api does after its commit, and waits until this process's index applied them. */
   async publishChanges(ids: number[], applied: () => boolean): Promise<void> {
-    await publishAlertChanges(await queuesRedis(this.queues, 'alerts'), this.prefix, ids);
+    await publishAlertChanges(this.queues.redis, this.prefix, ids);
     const cache = await alertIndexFor(this.context);
     const deadline = Date.now() + 5000;
     for (;;) {
@@ -159,7 +158,7 @@ export class AlertsHarness {
   async price(symbol: string, price: string, at: string | Date, job?: Partial<Job>): Promise<TriggerResult> {
     const when = new Date(at);
     this.clock.set(when);
-    const redis = await queuesRedis(this.queues, 'alerts');
+    const redis = this.queues.redis;
     const [update] = await storeQuotes(redis, this.prefix, [
       { symbol, price, at: when, change24hPercent: null, volume24h: null, source: 'simulated', simulated: true },
     ]);

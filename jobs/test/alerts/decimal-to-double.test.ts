@@ -1,5 +1,5 @@
 import { decimalToDouble } from '../../src/alerts/decimal-to-double';
-import { seededRandom } from '../../src/alerts/alert-index.testing';
+import { seededRandom } from '../../src/testing/alert-conditions';
 
 describe('decimalToDouble', () => {
   it('gives the same double as Number for random decimals of every length', () => {

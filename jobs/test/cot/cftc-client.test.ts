@@ -12,6 +12,7 @@ import { zipFile } from '../../src/testing/zip-file';
 import { CftcFetchError, CftcLiveSource, CftcReplaySource, withSourceHealth, type CftcSource } from '../../src/cot/cftc.client';
 import { fetchLatestCotReport } from '../../src/cot/cot-pipeline';
 import { createCotHandlers } from '../../src/cot/cot.processor';
+import { cotJobIds } from '../../src/cot/cot.jobs';
 import { SAMPLE_PATH, sampleApiRows } from './api-rows';
 
 /**
@@ -175,7 +176,7 @@ describe('CFTC source health and the weekly poll (PostgreSQL, Redis)', () => {
       analyticsQueued: 4,
     });
     expect(source.calls).toBe(callsBefore);
-    expect(await queues.queue('cot').getJob('cot-analytics_13874A_2022-08-16')).toBeDefined();
+    expect(await queues.queue('cot').getJob(cotJobIds.analytics('13874A', '2022-08-16'))).toBeDefined();
     expect((await fetchLatestCotReport({ dataSource: db.dataSource, source, queues, clock })).status).toBe('up-to-date');
     expect(await queues.queue('cot').getWaitingCount()).toBe(8);
   });
@@ -193,7 +194,7 @@ describe('CFTC source health and the weekly poll (PostgreSQL, Redis)', () => {
   it('the recompute handler stores one instrument\'s analytics and fails for good on an unknown code', async () => {
     const handlers = createCotHandlers({ source: () => live(), config: () => ({ COT_LOOKBACK: 52 }) });
     const recompute = handlers.find((h) => h.name === 'cot.recompute-analytics')!;
-    const context = { dataSource: db.dataSource, queues, clock: fixedClock('2022-08-19T20:00:00Z'), logger };
+    const context = { dataSource: db.dataSource, queues, redis: queues.redis, clock: fixedClock('2022-08-19T20:00:00Z'), logger };
     expect(await recompute.run({ cftcCode: '13874A' }, context)).toEqual({ inserted: 1, updated: 0, unchanged: 0, notifyQueued: null });
     const [row] = await db.dataSource.query(`SELECT lookback, is_provisional FROM cot_analytics`);
     expect(row).toEqual({ lookback: 52, is_provisional: true });
@@ -203,7 +204,7 @@ describe('CFTC source health and the weekly poll (PostgreSQL, Redis)', () => {
   it('the backfill handler imports a yearly archive', async () => {
     const handlers = createCotHandlers({ source: () => live(), config: () => ({ COT_LOOKBACK: 156 }) });
     const importYear = handlers.find((h) => h.name === 'cot.import-year')!;
-    const result = await importYear.run({ year: 2022 }, { dataSource: db.dataSource, queues, clock: fixedClock('2022-08-20T00:00:00Z'), logger });
+    const result = await importYear.run({ year: 2022 }, { dataSource: db.dataSource, queues, redis: queues.redis, clock: fixedClock('2022-08-20T00:00:00Z'), logger });
     expect(result).toMatchObject({ rows: 132, positions: { inserted: 128, unchanged: 4 }, analyticsQueued: 4 });
   });
 });

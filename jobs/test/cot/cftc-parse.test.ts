@@ -173,3 +173,80 @@ describe('cftc.parse: streamed CSV errors', () => {
     await expect(read()).rejects.toThrow(CotParseError);
   });
 });
+
+describe('cftc.parse: files cut short or malformed (variations of the real 2022 sample)', () => {
+  const lines = readFileSync(SAMPLE).toString('latin1').split('\r\n');
+  const header = lines[0];
+  /** The header and the first `complete` rows, each with its CRLF, then `tail` as it is. */
+  const file = (complete: number, tail = '') => `${lines.slice(0, complete + 1).join('\r\n')}\r\n${tail}`;
+  const both = async (content: string): Promise<{ sync: unknown; stream: unknown }> => {
+    let sync: unknown;
+    let stream: unknown;
+    try {
+      sync = parseTffCsv(content).length;
+    } catch (error) {
+      sync = error;
+    }
+    try {
+      let n = 0;
+      // Two chunks, the cut inside the stream as in a real read.
+      const buffer = Buffer.from(content, 'latin1');
+      for await (const row of parseTffCsvStream(Readable.from([buffer.subarray(0, 1000), buffer.subarray(1000)]))) void (row && n++);
+      stream = n;
+    } catch (error) {
+      stream = error;
+    }
+    return { sync, stream };
+  };
+  const message = (error: unknown) => (error instanceof CotParseError ? error.message : `not a CotParseError: ${String(error)}`);
+
+  it('a header and no rows is read as no rows (the CLI refuses to import nothing)', async () => {
+    expect(await both(`${header}\r\n`)).toEqual({ sync: 0, stream: 0 });
+    expect(await both(header)).toEqual({ sync: 0, stream: 0 });
+  });
+
+  it('a file cut anywhere inside its last line is reported as truncated at that line, never as a bad report type or a short row', async () => {
+    const last = `${lines[3]}\r\n`;
+    const seen = new Set<string>();
+    // Every cut next to a delimiter or a quote, and every 10th character in between.
+    const cuts = [...Array(last.length).keys()].filter((cut) => cut > 0 && (cut % 10 === 0 || /[,"]/.test(last[cut - 1] + last[cut]) || cut >= lines[3].length - 1));
+    for (const cut of cuts) {
+      const { sync, stream } = await both(file(2, last.slice(0, cut)));
+      if (cut === lines[3].length) {
+        // The whole line without its line break: a file saved without a final newline, read in full.
+        expect({ sync, stream }).toEqual({ sync: 3, stream: 3 });
+        continue;
+      }
+      seen.add(message(sync));
+      expect(message(stream)).toBe(message(sync));
+    }
+    expect([...seen]).toEqual(['line 4: the file ends in the middle of this line: it is truncated (an interrupted download or copy?)']);
+  });
+
+  it('cut between the CR and the LF of the last line: truncated (it blamed the report type, \'a ""FutOnly"" row\')', async () => {
+    const { sync, stream } = await both(file(2, `${lines[3]}\r`));
+    expect(message(sync)).toBe('line 4: the file ends in the middle of this line: it is truncated (an interrupted download or copy?)');
+    expect(message(stream)).toBe(message(sync));
+  });
+
+  it('a row of the wrong length names its one line and both counts', async () => {
+    const short = lines[3].split(',').slice(0, 60).join(',');
+    const long = `${lines[3]},"F85"`;
+    for (const [row, expected] of [
+      [short, 'line 4: 60 values where the header has 87'],
+      [long, 'line 4: 88 values where the header has 87'],
+    ]) {
+      const { sync, stream } = await both(`${file(2, `${row}\r\n`)}${lines.slice(4).join('\r\n')}`);
+      expect(message(sync)).toBe(expected);
+      expect(message(stream)).toBe(expected);
+    }
+  });
+
+  it('rows after blank lines keep their own line numbers', async () => {
+    const lines2 = lines.slice(0, 4);
+    lines2[3] = lines2[3].replace('"FutOnly"', '"Combined"');
+    const { sync, stream } = await both(`${lines2[0]}\r\n${lines2[1]}\r\n\r\n${lines2[2]}\r\n${lines2[3]}\r\n`);
+    expect(message(sync)).toMatch(/^line 5, FutOnly_or_Combined: /);
+    expect(message(stream)).toBe(message(sync));
+  });
+});

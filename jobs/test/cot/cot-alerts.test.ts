@@ -2,12 +2,12 @@ import {
   cotAlertDedupeKey,
   cotDisplayName,
   cotNotificationContent,
-  cotNotifyJobId,
   cotPushOptions,
   isFreshCotReport,
   ordinalPercentile,
   type CotAlertSource,
 } from '../../src/cot/cot-alerts';
+import { cotJobIds } from '../../src/cot/cot.jobs';
 
 const source = (over: Partial<CotAlertSource> = {}): CotAlertSource => ({
   instrumentId: 1,
@@ -74,7 +74,14 @@ describe('cot alert notifications', () => {
       '50.5th',
     ]);
     expect(cotAlertDedupeKey('13874+', '2022-08-16')).toBe('cot:13874+:2022-08-16');
-    expect(cotNotifyJobId('13874A', '2022-08-16')).toBe('cot-notify-13874A-2022-08-16');
+    expect(cotJobIds.notify('13874A', '2022-08-16')).toBe('cot.notify/13874A/2022-08-16');
+    // One id per instrument and report, whatever a code holds (BullMQ refuses ':' in ids).
+    expect(cotJobIds.notify('13874+', '2022-08-16')).toBe('cot.notify/13874%2B/2022-08-16');
+    expect(cotJobIds.analytics('13874A', '2022-08-16')).toBe('cot.recompute-analytics/13874A/2022-08-16');
     expect(cotPushOptions(source({ cftcCode: '13874+' })).topic).toBe('cot-13874_');
+  });
+
+  it("a push opens the instrument's dashboard page (a route the web client has)", () => {
+    expect(cotPushOptions(source({ cftcCode: '13874+' })).url).toBe('/dashboard/cot/13874%2B');
   });
 });

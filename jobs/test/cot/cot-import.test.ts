@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { openCotFile } from '../../src/cot/cftc.client';
 import { parseTffCsv } from '../../src/cot/cftc.parse';
-import { importCotRows } from '../../src/cot/cot-import';
+import { importCotRows } from '../../src/cot/cot-import.store';
 import { recomputeCotAnalyticsFor } from '../../src/cot/cot-recompute';
 import { zipFile } from '../../src/testing/zip-file';
 import { SEEDS, runSeeds } from '../../src/seeds/seeds';

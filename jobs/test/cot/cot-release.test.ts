@@ -2,7 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { fixedClock } from '../../src/runtime/clock';
 import { COT_SCHEDULES } from '../../src/cot/cot.schedules';
 import { cotPollDecision, cotReleaseAt, expectedCotReportDate, nextCotRelease } from '../../src/cot/cot-release';
-import { SCHEDULES } from '../../src/schedules';
+import { SCHEDULES } from '../../src/domains';
 
 describe('cot release time (America/New_York, Friday 15:30)', () => {
   it('expects last week\'s report until Friday 15:30 New York time, this week\'s from then (summer, UTC-4)', () => {

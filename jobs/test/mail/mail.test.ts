@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import { JobQueues, createProducerConnection, mailHandlers, systemClock } from '../../src/index';
+import { JobQueues, createProducerConnection, systemClock } from '../../src/index';
+import { mailHandlers } from '../../src/mail/mail.processor';
 import { createMailer } from '../../src/mail/mailer';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '../../src/testing/test-redis';
 
@@ -45,7 +46,7 @@ describe('mail', () => {
     it('sends through the context mailer, and fails for good without one', async () => {
       const [handler] = mailHandlers;
       const mailer = createMailer({ from: 'a@b.test', outboxDir: dir, logger });
-      const context = { dataSource: db.dataSource, queues, clock: systemClock, logger };
+      const context = { dataSource: db.dataSource, queues, redis: queues.redis, clock: systemClock, logger };
       const message = { to: 'x@example.com', subject: 'Hi', text: 'Body' };
       await expect(handler.run(message, { ...context, mailer })).resolves.toMatchObject({ via: 'outbox' });
       await expect(handler.run(message, context)).rejects.toThrow('no mailer');

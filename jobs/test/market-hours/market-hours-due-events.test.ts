@@ -1,4 +1,4 @@
-import { DEFAULT_STALE_AFTER_MS, dueMarketEvents, type DueMarketEvent } from '../../src';
+import { DEFAULT_STALE_AFTER_MS, dueMarketEvents, type DueMarketEvent } from '../../src/market-hours/market-hours';
 import { bundledCalendar } from './market-hours-fixtures';
 
 const MINUTE = 60_000;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { BUNDLED_EXCHANGE_CALENDARS_PATH, calendarsFromFile, readExchangeCalendarFile, type ExchangeCalendar } from '../../src';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, calendarsFromFile, readExchangeCalendarFile } from '../../src/market-hours/market-hours.import';
+import { type ExchangeCalendar } from '../../src/market-hours/market-hours';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'market-hours');
 

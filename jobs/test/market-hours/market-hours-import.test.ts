@@ -2,19 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import {
-  BUNDLED_EXCHANGE_CALENDARS_PATH,
-  ExchangeCalendarFileError,
-  SEEDS,
-  calendarsFromFile,
-  importExchangeCalendarFile,
-  loadExchangeCalendars,
-  parseExchangeCalendarFile,
-  readExchangeCalendarFile,
-  runSeeds,
-  sessionsBetween,
-  type ExchangeCalendarFile,
-} from '../../src';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, ExchangeCalendarFileError, calendarsFromFile, parseExchangeCalendarFile, readExchangeCalendarFile, type ExchangeCalendarFile } from '../../src/market-hours/market-hours.import';
+import { importExchangeCalendarFile, loadExchangeCalendars } from '../../src/market-hours/market-hours.store';
+import { sessionsBetween } from '../../src/market-hours/market-hours';
+import { SEEDS, runSeeds } from '../../src/seeds/seeds';
 
 const bundledText = () => fs.readFileSync(BUNDLED_EXCHANGE_CALENDARS_PATH, 'utf8');
 const bundled = (): ExchangeCalendarFile => parseExchangeCalendarFile(bundledText(), 'bundled');

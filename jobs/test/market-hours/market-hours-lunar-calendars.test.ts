@@ -1,4 +1,4 @@
-import { BUNDLED_EXCHANGE_CALENDARS_PATH, readExchangeCalendarFile } from '../../src';
+import { BUNDLED_EXCHANGE_CALENDARS_PATH, readExchangeCalendarFile } from '../../src/market-hours/market-hours.import';
 import {
   addDays,
   easterSunday,

@@ -1,10 +1,4 @@
-import {
-  marketEventsBetween,
-  marketStatusAt,
-  sessionToJson,
-  sessionsBetween,
-  type MarketSession,
-} from '../../src';
+import { marketEventsBetween, marketStatusAt, sessionToJson, sessionsBetween, type MarketSession } from '../../src/market-hours/market-hours';
 import { bundledCalendar, readCsv, readSessionFixture } from './market-hours-fixtures';
 
 const iso = (s: MarketSession) => sessionToJson(s);

@@ -1,5 +1,8 @@
 import webpush from 'web-push';
-import { MAX_PUSH_PAYLOAD_BYTES, PushSender, encodePushPayload, fixedClock, marketNotificationTexts, parseRetryAfter, pushRetryDelayMs } from '../../src';
+import { marketNotificationTexts } from '../../src/market-hours/market-notification';
+import { MAX_PUSH_PAYLOAD_BYTES, PushSender, encodePushPayload, parseRetryAfter } from '../../src/notifications/push-sender';
+import { pushRetryDelayMs } from '../../src/notifications/push-delivery';
+import { fixedClock } from '../../src/runtime/clock';
 import { LocalPushService, browserKeys, decryptPushMessage } from '../../src/testing/push-service';
 
 const push = { ttlSeconds: 60, urgency: 'normal' as const, topic: 'market-XNYS', url: '/dashboard/exchanges' };

@@ -1,15 +1,10 @@
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import {
-  PriceSourceError,
-  SEEDS,
-  backfillBars,
-  fixedClock,
-  loadPricesConfig,
-  priceSourcesFromConfig,
-  runSeeds,
-  storedBars,
-  upsertTickBars,
-} from '../../src';
+import { PriceSourceError } from '../../src/prices/price-source';
+import { backfillBars } from '../../src/prices/price-backfill';
+import { loadPricesConfig, priceSourcesFromConfig } from '../../src/prices/prices.config';
+import { storedBars, upsertTickBars } from '../../src/prices/prices.store';
+import { fixedClock } from '../../src/runtime/clock';
+import { SEEDS, runSeeds } from '../../src/seeds/seeds';
 import { FIXTURES, fixture } from './price-stand-ins';
 
 describe('prices.backfill-bars (real PostgreSQL, recorded klines)', () => {

@@ -1,27 +1,46 @@
 import Decimal from 'decimal.js';
-import type { Job } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import {
-  BinanceLiveSource,
-  CoinGeckoLiveSource,
-  JobQueues,
-  SEEDS,
-  createProducerConnection,
-  fixedClock,
-  latestPrices,
-  loadPricesConfig,
-  marketsToPoll,
-  pollPrices,
-  pricePollLockKey,
-  priceSourcesFromConfig,
-  runSeeds,
-  type PriceSources,
-  type PricesDeps,
-} from '../../src';
+import { alertsBarDemand } from '../../src/alerts/alert-bar-demand';
+import { BinanceLiveSource } from '../../src/prices/binance.client';
+import { CoinGeckoLiveSource } from '../../src/prices/coingecko.client';
+import { latestPrices } from '../../src/prices/latest-prices.store';
+import { MAX_CATCH_UP_MS, unqueuedEvaluationsKey } from '../../src/prices/price-evaluations';
+import { loadPricesConfig, priceSourcesFromConfig, type PriceSources } from '../../src/prices/prices.config';
+import { marketsToPoll } from '../../src/prices/polled-markets';
+import { pollPrices, pricePollLockKey, type PricesDeps } from '../../src/prices/price-poll';
+import { fixedClock } from '../../src/runtime/clock';
+import { JobQueues } from '../../src/runtime/job-queues';
+import type { JobName, JobPayload } from '../../src/registry';
+import { createProducerConnection } from '../../src/runtime/redis';
+import { SEEDS, runSeeds } from '../../src/seeds/seeds';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '../../src/testing/test-redis';
 import { FIXTURES, startPriceStandIn, type StandIn } from './price-stand-ins';
 
 type Clock = ReturnType<typeof fixedClock>;
+
+/**
+ * The queue dependency of a poll, failing on demand where Redis would: `refuse` evaluation batches
+ * are refused (nothing added), `loseReply` are added and then fail (the reply lost, the worker
+ * killed before it went on). Everything else goes through to real Redis.
+ */
+class FaultyQueues extends JobQueues {
+  refuse = 0;
+  loseReply = 0;
+  override async addBulk<N extends JobName>(items: { name: N; data: JobPayload<N>; options?: JobsOptions }[]): Promise<Job[]> {
+    const evaluations = items.some((item) => item.name === 'alerts.evaluate');
+    if (evaluations && this.refuse > 0) {
+      this.refuse--;
+      throw new Error('injected: the evaluation jobs could not be queued');
+    }
+    const added = await super.addBulk(items);
+    if (evaluations && this.loseReply > 0) {
+      this.loseReply--;
+      throw new Error('injected: the worker died after queueing the evaluation jobs');
+    }
+    return added;
+  }
+}
 
 describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
   let db: TestDatabase;
@@ -55,12 +74,13 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     for (const prefix of prefixes) await deleteKeysWithPrefix(testRedisUrl(), prefix);
   });
 
-  function context(clock: Clock, sources: PriceSources): PricesDeps & { queues: JobQueues } {
+  function context(clock: Clock, sources: PriceSources): PricesDeps & { queues: FaultyQueues } {
     const prefix = testQueuePrefix();
     prefixes.push(prefix);
-    const queues = new JobQueues(redis, prefix);
+    const queues = new FaultyQueues(redis, prefix);
     queuesList.push(queues);
-    return { dataSource: db.dataSource, redis, prefix, queues, clock, sources };
+    // The alerts' technical conditions are the consumers whose bars the poll keeps.
+    return { dataSource: db.dataSource, redis, prefix, queues, clock, sources, barDemand: [alertsBarDemand] };
   }
 
   const watch = (...symbols: string[]) =>
@@ -303,9 +323,9 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     expect(result.backfills).toBe(3);
     const jobs = await deps.queues.queue('prices').getJobs(['waiting']);
     expect(jobs.map((j) => ({ id: j.id, data: j.data })).sort((a, b) => a.id!.localeCompare(b.id!))).toEqual([
-      { id: 'backfill-BTCUSDT-15m-2026-11-23', data: { symbol: 'BTCUSDT', interval: '15m', limit: 500 } },
-      { id: 'backfill-BTCUSDT-1h-2026-11-23', data: { symbol: 'BTCUSDT', interval: '1h', limit: 500 } },
-      { id: 'backfill-ETHUSDT-4h-2026-11-23', data: { symbol: 'ETHUSDT', interval: '4h', limit: 500 } },
+      { id: 'prices.backfill-bars/BTCUSDT/15m/2026-11-23', data: { symbol: 'BTCUSDT', interval: '15m', limit: 500 } },
+      { id: 'prices.backfill-bars/BTCUSDT/1h/2026-11-23', data: { symbol: 'BTCUSDT', interval: '1h', limit: 500 } },
+      { id: 'prices.backfill-bars/ETHUSDT/4h/2026-11-23', data: { symbol: 'ETHUSDT', interval: '4h', limit: 500 } },
     ]);
     // The next poll the same day adds no job.
     clock.advance(10_000);
@@ -322,5 +342,124 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     await redis.del(pricePollLockKey(deps.prefix, 'crypto'));
     expect(await pollPrices(deps, 'crypto')).toMatchObject({ status: 'polled', updated: 1 });
     expect(await pollPrices({ ...deps, sources: { ...deps.sources, stocks: null } }, 'stocks')).toMatchObject({ status: 'no_source' });
+  });
+
+  describe('a poll that stored its quotes but did not queue their evaluation', () => {
+    /** Each alerts.evaluate job's ticks, in the order queued (ids are deterministic: one job per stored batch). */
+    const evaluated = async (queues: JobQueues) =>
+      (await alertJobs(queues, 'alerts.evaluate')).map((j) => (j.data.ticks as { symbol: string; previous: string | null; current: string }[]).map((t) => [t.symbol, t.previous, t.current]));
+    const price = async (prefix: string) => (await latestPrices(redis, prefix, ['BTCUSDT'])).get('BTCUSDT')!.price;
+
+    it('its retry queues them first, with the price each replaced, once; later polls go on from there', async () => {
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      const deps = context(clock, simulated(clock));
+      await pollPrices(deps, 'crypto');
+      const p0 = await price(deps.prefix);
+
+      clock.set('2026-11-23T10:00:10Z');
+      deps.queues.refuse = 1;
+      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      // Stored (the gate moved on) but not queued: before the fix, this tick was never evaluated.
+      const p1 = await price(deps.prefix);
+      expect(p1).not.toBe(p0);
+      expect(await evaluated(deps.queues)).toEqual([[['BTCUSDT', null, p0]]]);
+      expect(await redis.hlen(unqueuedEvaluationsKey(deps.prefix, 'crypto'))).toBe(1);
+      // The lock was released: the retry is not skipped as busy.
+      expect(await redis.exists(pricePollLockKey(deps.prefix, 'crypto'))).toBe(0);
+
+      // The retry (BullMQ backoff: 1 s later) finds no newer quote, and queues the stored tick.
+      clock.set('2026-11-23T10:00:11Z');
+      expect(await pollPrices(deps, 'crypto')).toMatchObject({ status: 'polled', updated: 0, evaluateJobs: 0, caughtUp: 1, staleDropped: 0 });
+      expect(await evaluated(deps.queues)).toEqual([[['BTCUSDT', null, p0]], [['BTCUSDT', p0, p1]]]);
+      expect(await redis.hlen(unqueuedEvaluationsKey(deps.prefix, 'crypto'))).toBe(0);
+
+      clock.set('2026-11-23T10:00:12Z');
+      expect(await pollPrices(deps, 'crypto')).toMatchObject({ updated: 0, evaluateJobs: 0, caughtUp: 0 });
+      clock.set('2026-11-23T10:00:20Z');
+      expect(await pollPrices(deps, 'crypto')).toMatchObject({ updated: 1, evaluateJobs: 1, caughtUp: 0 });
+      const p2 = await price(deps.prefix);
+      expect(await evaluated(deps.queues)).toEqual([[['BTCUSDT', null, p0]], [['BTCUSDT', p0, p1]], [['BTCUSDT', p1, p2]]]);
+    });
+
+    it('while queueing keeps failing, later polls store nothing (the catch-up fails first); the first to succeed queues the old ticks, then its own', async () => {
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      await priceAlert('ETHUSDT');
+      const deps = context(clock, simulated(clock, { ETHUSDT: '3000.00' }));
+      const prices = async () => new Map([...(await latestPrices(redis, deps.prefix, ['BTCUSDT', 'ETHUSDT']))].map(([s, l]) => [s, l.price]));
+      await pollPrices(deps, 'crypto');
+      const p0 = await prices();
+      clock.set('2026-11-23T10:00:10Z');
+      deps.queues.refuse = 1;
+      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      const p1 = await prices();
+      // Every attempt of the next scheduled poll (and its retries) fails too: nothing more is stored.
+      for (const at of ['2026-11-23T10:00:20Z', '2026-11-23T10:00:21Z', '2026-11-23T10:00:23Z']) {
+        clock.set(at);
+        deps.queues.refuse = 1;
+        await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+        expect(await prices()).toEqual(p1);
+      }
+      clock.set('2026-11-23T10:00:30Z');
+      expect(await pollPrices(deps, 'crypto')).toMatchObject({ updated: 2, evaluateJobs: 1, caughtUp: 1 });
+      const p3 = await prices();
+      const chain = (from: Map<string, string> | null, to: Map<string, string>) => ['BTCUSDT', 'ETHUSDT'].map((s) => [s, from?.get(s) ?? null, to.get(s)]);
+      expect(await evaluated(deps.queues)).toEqual([chain(null, p0), chain(p0, p1), chain(p1, p3)]);
+    });
+
+    it('queued but the reply lost (the worker died before clearing its record): queued again under the same id, so once', async () => {
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      const deps = context(clock, simulated(clock));
+      await pollPrices(deps, 'crypto');
+      clock.set('2026-11-23T10:00:10Z');
+      deps.queues.loseReply = 1;
+      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/worker died/);
+      expect(await redis.hlen(unqueuedEvaluationsKey(deps.prefix, 'crypto'))).toBe(1);
+      expect(await alertJobs(deps.queues, 'alerts.evaluate')).toHaveLength(2);
+
+      clock.set('2026-11-23T10:00:11Z');
+      expect(await pollPrices(deps, 'crypto')).toMatchObject({ updated: 0, caughtUp: 1 });
+      expect(await alertJobs(deps.queues, 'alerts.evaluate')).toHaveLength(2);
+      expect(await redis.hlen(unqueuedEvaluationsKey(deps.prefix, 'crypto'))).toBe(0);
+    });
+
+    it('the catch-up needs only Redis: it runs when PostgreSQL fails the rest of the poll', async () => {
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      const deps = context(clock, simulated(clock));
+      await pollPrices(deps, 'crypto');
+      clock.set('2026-11-23T10:00:10Z');
+      deps.queues.refuse = 1;
+      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      // A data source whose every query fails, as during a PostgreSQL restart.
+      const down = new Proxy(db.dataSource, {
+        get: (target, property, receiver) =>
+          property === 'query' ? () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) : Reflect.get(target, property, receiver),
+      });
+      clock.set('2026-11-23T10:00:11Z');
+      await expect(pollPrices({ ...deps, dataSource: down }, 'crypto')).rejects.toThrow(/ECONNREFUSED/);
+      expect(await alertJobs(deps.queues, 'alerts.evaluate')).toHaveLength(2);
+      expect(await redis.hlen(unqueuedEvaluationsKey(deps.prefix, 'crypto'))).toBe(0);
+    });
+
+    it('ticks stored longer ago than MAX_CATCH_UP_MS are dropped and counted, not evaluated late', async () => {
+      const clock = fixedClock('2026-11-23T10:00:00Z');
+      await watch('BTCUSDT');
+      const deps = context(clock, simulated(clock));
+      await pollPrices(deps, 'crypto');
+      clock.set('2026-11-23T10:00:10Z');
+      deps.queues.refuse = 1;
+      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      const p1 = await price(deps.prefix);
+      clock.advance(MAX_CATCH_UP_MS + 10_000);
+      expect(await pollPrices(deps, 'crypto')).toMatchObject({ updated: 1, evaluateJobs: 1, caughtUp: 0, staleDropped: 1 });
+      const jobs = await evaluated(deps.queues);
+      expect(jobs).toHaveLength(2);
+      // The next tick still starts from the stored price.
+      expect(jobs[1][0][1]).toBe(p1);
+      expect(await redis.hlen(unqueuedEvaluationsKey(deps.prefix, 'crypto'))).toBe(0);
+    });
   });
 });

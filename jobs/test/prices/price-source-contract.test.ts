@@ -1,21 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  BinanceLiveSource,
-  BinanceReplaySource,
-  CoinGeckoLiveSource,
-  CoinGeckoReplaySource,
-  PriceFetchError,
-  PriceHttpClient,
-  PriceSourceError,
-  parseBinanceKlines,
-  parseBinanceTicker24hr,
-  parseBinanceTickerPrice,
-  parseCoinGeckoMarkets,
-  parseCoinGeckoSimplePrice,
-  type PriceSource,
-  type Quote,
-} from '../../src/prices';
+import { BinanceLiveSource, BinanceReplaySource, parseBinanceKlines, parseBinanceTicker24hr, parseBinanceTickerPrice } from '../../src/prices/binance.client';
+import { CoinGeckoLiveSource, CoinGeckoReplaySource, parseCoinGeckoMarkets, parseCoinGeckoSimplePrice } from '../../src/prices/coingecko.client';
+import { PriceFetchError, PriceSourceError, type PriceSource, type Quote } from '../../src/prices/price-source';
+import { PriceHttpClient } from '../../src/prices/price-http';
 import { FIXTURES, fixture, startPriceStandIn, type StandIn } from './price-stand-ins';
 
 const NOW = new Date('2026-11-21T10:00:00Z');

@@ -3,17 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { fixedClock } from '../../src/runtime/clock';
-import {
-  AlpacaLiveSource,
-  AlpacaReplaySource,
-  BinanceLiveSource,
-  BinanceReplaySource,
-  PriceSourceError,
-  SimulatedPriceSource,
-  loadPricesConfig,
-  priceSourcesFromConfig,
-  withPriceSourceHealth,
-} from '../../src/prices';
+import { AlpacaLiveSource, AlpacaReplaySource } from '../../src/prices/alpaca.client';
+import { BinanceLiveSource, BinanceReplaySource } from '../../src/prices/binance.client';
+import { PriceSourceError } from '../../src/prices/price-source';
+import { SimulatedPriceSource } from '../../src/prices/simulated-prices';
+import { loadPricesConfig, priceSourcesFromConfig, withPriceSourceHealth } from '../../src/prices/prices.config';
 import { ConfigError } from '../../src/config/env';
 import { startPriceStandIn, type StandIn } from './price-stand-ins';
 

@@ -1,4 +1,7 @@
-import { ILLUSTRATIVE_ANCHORS, MARKET_SEED, RECORDED_ANCHORS, fixedClock, loadPricesConfig, priceSourcesFromConfig } from '../../src';
+import { ILLUSTRATIVE_ANCHORS, RECORDED_ANCHORS } from '../../src/prices/simulated-prices';
+import { loadPricesConfig, priceSourcesFromConfig } from '../../src/prices/prices.config';
+import { fixedClock } from '../../src/runtime/clock';
+import { MARKET_SEED } from '../../src/seeds/markets.seed';
 
 describe('prices: the simulated feed covers every seeded market', () => {
   it('has a starting level for each seeded market, real where a recording exists', () => {

@@ -1,4 +1,5 @@
-import { WatchlistCsvError, orderMismatch, parseWatchlistCsv, watchlistToCsv } from '@tickerbell/jobs';
+import { WatchlistCsvError, parseWatchlistCsv, watchlistToCsv } from '../../src/watchlists/watchlist-csv';
+import { orderMismatch } from '../../src/watchlists/watchlist-rules';
 
 function csvError(text: string): WatchlistCsvError {
   try {

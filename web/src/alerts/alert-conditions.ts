@@ -1,62 +1,44 @@
-// Alert conditions as the client knows them: the same types, parameters and limits as
-// jobs/src/alerts/alert-conditions.ts (the server's zod schemas), meanings in docs/alerts.md.
-// The server validates again; these rules only let the form say what is wrong before sending.
-
-export const PRICE_LEVEL_TYPES = ['crossing', 'crossing_up', 'crossing_down', 'greater_than', 'less_than'] as const;
-export const CHANNEL_TYPES = ['entering_channel', 'exiting_channel', 'inside_channel', 'outside_channel'] as const;
-export const MOVING_TYPES = ['moving_up', 'moving_down'] as const;
-export const MOVING_PERCENT_TYPES = ['moving_up_percent', 'moving_down_percent'] as const;
-export const RSI_TYPES = ['rsi_above', 'rsi_below'] as const;
-export const TECHNICAL_TYPES = [...RSI_TYPES, 'price_crossing_ma', 'ma_crossover', 'macd_signal_cross'] as const;
-
-export type PriceLevelType = (typeof PRICE_LEVEL_TYPES)[number];
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-export type MovingType = (typeof MOVING_TYPES)[number];
-export type MovingPercentType = (typeof MOVING_PERCENT_TYPES)[number];
-export type RsiType = (typeof RSI_TYPES)[number];
-export type MaKind = 'sma' | 'ema';
-export type CrossDirection = 'up' | 'down' | 'any';
-
-export type AlertCondition =
-  | { type: PriceLevelType; value: string }
-  | { type: ChannelType; low: string; high: string }
-  | { type: MovingType; amount: string; minutes: number }
-  | { type: MovingPercentType; percent: string; minutes: number }
-  | { type: RsiType; level: number; period: number }
-  | { type: 'price_crossing_ma'; ma: MaKind; period: number; direction: CrossDirection }
-  | { type: 'ma_crossover'; ma: MaKind; fast: number; slow: number; direction: CrossDirection }
-  | { type: 'macd_signal_cross'; fast: number; slow: number; signal: number; direction: CrossDirection };
-
-export type AlertConditionType = AlertCondition['type'];
-
-export const CONDITION_TYPES: readonly AlertConditionType[] = [
-  ...PRICE_LEVEL_TYPES,
-  ...CHANNEL_TYPES,
-  ...MOVING_TYPES,
-  ...MOVING_PERCENT_TYPES,
-  ...TECHNICAL_TYPES,
-];
+// The alert form's view of the condition rules: labels, picker groups and summaries. The rules
+// themselves (types, parameters, limits) are the api's, from @tickerbell/jobs/alerts/shapes;
+// meanings in docs/alerts.md. The server validates again; these only let the form say what is
+// wrong before sending.
+import {
+  ALERT_CONDITION_TYPES,
+  CHANNEL_CONDITIONS,
+  MOVING_CONDITIONS,
+  MOVING_PERCENT_CONDITIONS,
+  PRICE_LEVEL_CONDITIONS,
+  RSI_CONDITIONS,
+  TECHNICAL_CONDITIONS,
+  DECIMAL_PATTERN,
+  type AlertCondition,
+  type AlertConditionType,
+  type CrossDirection,
+  type MaKind,
+  type TriggerFrequency,
+} from '@tickerbell/jobs/alerts/shapes';
+import type { CandleInterval } from '@tickerbell/jobs/prices/shapes';
 
 /** Groups of the condition picker, each with the parameter fields its members share. */
 export type ConditionFamily = 'price' | 'channel' | 'moving' | 'percent' | 'rsi' | 'price_ma' | 'ma_cross' | 'macd';
 
 export function familyOf(type: AlertConditionType): ConditionFamily {
-  if ((PRICE_LEVEL_TYPES as readonly string[]).includes(type)) return 'price';
-  if ((CHANNEL_TYPES as readonly string[]).includes(type)) return 'channel';
-  if ((MOVING_TYPES as readonly string[]).includes(type)) return 'moving';
-  if ((MOVING_PERCENT_TYPES as readonly string[]).includes(type)) return 'percent';
-  if ((RSI_TYPES as readonly string[]).includes(type)) return 'rsi';
+  if ((PRICE_LEVEL_CONDITIONS as readonly string[]).includes(type)) return 'price';
+  if ((CHANNEL_CONDITIONS as readonly string[]).includes(type)) return 'channel';
+  if ((MOVING_CONDITIONS as readonly string[]).includes(type)) return 'moving';
+  if ((MOVING_PERCENT_CONDITIONS as readonly string[]).includes(type)) return 'percent';
+  if ((RSI_CONDITIONS as readonly string[]).includes(type)) return 'rsi';
   if (type === 'price_crossing_ma') return 'price_ma';
   if (type === 'ma_crossover') return 'ma_cross';
   return 'macd';
 }
 
 export function isTechnicalType(type: AlertConditionType): boolean {
-  return (TECHNICAL_TYPES as readonly string[]).includes(type);
+  return (TECHNICAL_CONDITIONS as readonly string[]).includes(type);
 }
 
 export function isConditionType(value: unknown): value is AlertConditionType {
-  return typeof value === 'string' && (CONDITION_TYPES as readonly string[]).includes(value);
+  return typeof value === 'string' && (ALERT_CONDITION_TYPES as readonly string[]).includes(value);
 }
 
 export const CONDITION_LABELS: Readonly<Record<AlertConditionType, string>> = {
@@ -81,16 +63,13 @@ export const CONDITION_LABELS: Readonly<Record<AlertConditionType, string>> = {
 };
 
 export const CONDITION_GROUPS: readonly { label: string; types: readonly AlertConditionType[] }[] = [
-  { label: 'Price', types: PRICE_LEVEL_TYPES },
-  { label: 'Channel', types: CHANNEL_TYPES },
-  { label: 'Moving', types: [...MOVING_TYPES, ...MOVING_PERCENT_TYPES] },
-  { label: 'Technical (on closed bars)', types: TECHNICAL_TYPES },
+  { label: 'Price', types: PRICE_LEVEL_CONDITIONS },
+  { label: 'Channel', types: CHANNEL_CONDITIONS },
+  { label: 'Moving', types: [...MOVING_CONDITIONS, ...MOVING_PERCENT_CONDITIONS] },
+  { label: 'Technical (on closed bars)', types: TECHNICAL_CONDITIONS },
 ];
 
-/** Bar intervals of technical alerts (jobs/src/prices/price-source.ts CANDLE_INTERVALS). */
-export const BAR_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
-export type BarInterval = (typeof BAR_INTERVALS)[number];
-export const BAR_INTERVAL_LABELS: Readonly<Record<BarInterval, string>> = {
+export const CANDLE_INTERVAL_LABELS: Readonly<Record<CandleInterval, string>> = {
   '1m': '1 minute',
   '5m': '5 minutes',
   '15m': '15 minutes',
@@ -99,8 +78,6 @@ export const BAR_INTERVAL_LABELS: Readonly<Record<BarInterval, string>> = {
   '1d': '1 day',
 };
 
-export const TRIGGER_FREQUENCIES = ['once', 'once_per_day', 'every_time'] as const;
-export type TriggerFrequency = (typeof TRIGGER_FREQUENCIES)[number];
 export const FREQUENCY_LABELS: Readonly<Record<TriggerFrequency, string>> = {
   once: 'Once',
   once_per_day: 'Once per day',
@@ -111,19 +88,6 @@ export const FREQUENCY_LABELS: Readonly<Record<TriggerFrequency, string>> = {
 export function defaultFrequency(marketType: string | null): TriggerFrequency {
   return marketType === 'crypto' ? 'once_per_day' : 'once';
 }
-
-// ---- Limits (mirroring the server's schemas) ----
-
-export const DECIMAL_PATTERN = /^\d{1,20}(\.\d{1,10})?$/;
-export const MINUTES_MIN = 1;
-export const MINUTES_MAX = 1440;
-export const PERIOD_MIN = 2;
-export const PERIOD_MAX = 500;
-export const COOLDOWN_MAX_SECONDS = 86_400;
-export const DEFAULT_COOLDOWN_SECONDS = 60;
-export const NAME_MAX = 100;
-export const AUDIO_MESSAGE_MAX = 500;
-export const WEBHOOK_URL_MAX = 2000;
 
 /** Why a threshold text is not a positive decimal of at most 10 decimals; null when it is. */
 export function decimalProblem(text: string): string | null {

@@ -5,21 +5,19 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, typ
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { isSoundEnabled, SPEECH_MIN_WINDOW_WIDTH } from '../notifications/notification-sound';
-import { SymbolSearch } from '../markets/symbol-search';
-import { messageOf } from '../session/auth-client';
+import { SymbolSearch } from '../prices/symbol-search';
+import { messageOf } from '../accounts/auth-client';
+import { TRIGGER_FREQUENCIES, type TriggerFrequency } from '@tickerbell/jobs/alerts/shapes';
+import { CANDLE_INTERVALS, type CandleInterval } from '@tickerbell/jobs/prices/shapes';
 import {
-  BAR_INTERVALS,
-  BAR_INTERVAL_LABELS,
+  CANDLE_INTERVAL_LABELS,
   CONDITION_GROUPS,
   CONDITION_LABELS,
   FREQUENCY_LABELS,
-  TRIGGER_FREQUENCIES,
   familyOf,
   isConditionType,
   isTechnicalType,
-  type BarInterval,
   type ConditionFamily,
-  type TriggerFrequency,
 } from './alert-conditions';
 import {
   FAMILY_FIELDS,
@@ -311,10 +309,10 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
             {isTechnicalType(form.type) && (
               <Field label="Bar interval" error={errors.interval} hint="Evaluated when a bar of this length closes.">
                 {(props) => (
-                  <select {...props} value={form.interval} onChange={(event) => update({ interval: event.target.value as BarInterval })}>
-                    {BAR_INTERVALS.map((interval) => (
+                  <select {...props} value={form.interval} onChange={(event) => update({ interval: event.target.value as CandleInterval })}>
+                    {CANDLE_INTERVALS.map((interval) => (
                       <option key={interval} value={interval}>
-                        {BAR_INTERVAL_LABELS[interval]}
+                        {CANDLE_INTERVAL_LABELS[interval]}
                       </option>
                     ))}
                   </select>

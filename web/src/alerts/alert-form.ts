@@ -3,28 +3,22 @@
 import { isRecord } from '../api/client';
 import type { Alert, AlertInput } from './alerts-client';
 import {
+  ALERT_NAME_MAX,
   AUDIO_MESSAGE_MAX,
-  COOLDOWN_MAX_SECONDS,
-  DEFAULT_COOLDOWN_SECONDS,
-  MINUTES_MAX,
-  MINUTES_MIN,
-  NAME_MAX,
-  PERIOD_MAX,
-  PERIOD_MIN,
+  CONDITION_DEFAULTS,
+  COOLDOWN_SECONDS,
+  PERIOD_BARS,
+  RSI_LEVEL_BOUNDS,
   WEBHOOK_URL_MAX,
-  compareDecimalText,
-  decimalProblem,
-  defaultFrequency,
-  familyOf,
-  isTechnicalType,
+  WINDOW_MINUTES,
   type AlertCondition,
   type AlertConditionType,
-  type BarInterval,
-  type ConditionFamily,
   type CrossDirection,
   type MaKind,
   type TriggerFrequency,
-} from './alert-conditions';
+} from '@tickerbell/jobs/alerts/shapes';
+import type { CandleInterval } from '@tickerbell/jobs/prices/shapes';
+import { compareDecimalText, decimalProblem, defaultFrequency, familyOf, isTechnicalType, type ConditionFamily } from './alert-conditions';
 
 /** Every condition parameter the form can show; a family uses some of them. */
 export const PARAM_FIELDS = ['value', 'low', 'high', 'amount', 'percent', 'minutes', 'level', 'period', 'ma', 'fast', 'slow', 'signal', 'direction'] as const;
@@ -48,10 +42,10 @@ const FAMILY_DEFAULTS: Readonly<Record<ConditionFamily, Partial<Record<ParamFiel
   channel: { low: '', high: '' },
   moving: { amount: '', minutes: '60' },
   percent: { percent: '', minutes: '60' },
-  rsi: { level: '70', period: '14' },
+  rsi: { level: '70', period: String(CONDITION_DEFAULTS.rsiPeriod) },
   price_ma: { ma: 'sma', period: '20', direction: 'any' },
   ma_cross: { ma: 'sma', fast: '50', slow: '200', direction: 'any' },
-  macd: { fast: '12', slow: '26', signal: '9', direction: 'any' },
+  macd: { fast: String(CONDITION_DEFAULTS.macd.fast), slow: String(CONDITION_DEFAULTS.macd.slow), signal: String(CONDITION_DEFAULTS.macd.signal), direction: 'any' },
 };
 
 export interface AlertFormState {
@@ -61,7 +55,7 @@ export interface AlertFormState {
   marketType: string | null;
   type: AlertConditionType;
   params: Record<ParamField, string>;
-  interval: BarInterval;
+  interval: CandleInterval;
   frequency: TriggerFrequency;
   /** Set once the user picks a frequency: a later symbol change then keeps it. */
   frequencyChosen: boolean;
@@ -125,7 +119,7 @@ export function initialForm(alert?: Alert): AlertFormState {
       interval: '1h',
       frequency: 'once',
       frequencyChosen: false,
-      cooldownSeconds: String(DEFAULT_COOLDOWN_SECONDS),
+      cooldownSeconds: String(COOLDOWN_SECONDS.default),
       expires: false,
       expiresAt: '',
       notifyPush: true,
@@ -207,27 +201,27 @@ export function buildCondition(state: AlertFormState, errors: FieldErrors): Aler
     }
     case 'moving_up':
     case 'moving_down':
-      return { type, amount: decimal(p.amount, errors, key('amount')), minutes: wholeNumber(p.minutes, MINUTES_MIN, MINUTES_MAX, errors, key('minutes')) };
+      return { type, amount: decimal(p.amount, errors, key('amount')), minutes: wholeNumber(p.minutes, WINDOW_MINUTES.min, WINDOW_MINUTES.max, errors, key('minutes')) };
     case 'moving_up_percent':
     case 'moving_down_percent':
-      return { type, percent: decimal(p.percent, errors, key('percent')), minutes: wholeNumber(p.minutes, MINUTES_MIN, MINUTES_MAX, errors, key('minutes')) };
+      return { type, percent: decimal(p.percent, errors, key('percent')), minutes: wholeNumber(p.minutes, WINDOW_MINUTES.min, WINDOW_MINUTES.max, errors, key('minutes')) };
     case 'rsi_above':
     case 'rsi_below': {
       const trimmed = p.level.trim();
       const level = Number(trimmed);
       if (trimmed === '' || !Number.isFinite(level)) errors[key('level')] = 'Enter a number.';
-      else if (level <= 0 || level >= 100) errors[key('level')] = 'Must be above 0 and below 100.';
-      return { type, level, period: wholeNumber(p.period, PERIOD_MIN, PERIOD_MAX, errors, key('period')) };
+      else if (level <= RSI_LEVEL_BOUNDS.above || level >= RSI_LEVEL_BOUNDS.below) errors[key('level')] = `Must be above ${RSI_LEVEL_BOUNDS.above} and below ${RSI_LEVEL_BOUNDS.below}.`;
+      return { type, level, period: wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period')) };
     }
     case 'price_crossing_ma':
-      return { type, ma: maKind(p.ma), period: wholeNumber(p.period, PERIOD_MIN, PERIOD_MAX, errors, key('period')), direction: direction(p.direction) };
+      return { type, ma: maKind(p.ma), period: wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period')), direction: direction(p.direction) };
     case 'ma_crossover':
     case 'macd_signal_cross': {
-      const fast = wholeNumber(p.fast, PERIOD_MIN, PERIOD_MAX, errors, key('fast'));
-      const slow = wholeNumber(p.slow, PERIOD_MIN, PERIOD_MAX, errors, key('slow'));
+      const fast = wholeNumber(p.fast, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('fast'));
+      const slow = wholeNumber(p.slow, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('slow'));
       if (!errors[key('fast')] && !errors[key('slow')] && fast >= slow) errors[key('fast')] = 'The fast period must be shorter than the slow one.';
       if (type === 'ma_crossover') return { type, ma: maKind(p.ma), fast, slow, direction: direction(p.direction) };
-      return { type, fast, slow, signal: wholeNumber(p.signal, PERIOD_MIN, PERIOD_MAX, errors, key('signal')), direction: direction(p.direction) };
+      return { type, fast, slow, signal: wholeNumber(p.signal, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('signal')), direction: direction(p.direction) };
     }
   }
 }
@@ -248,14 +242,14 @@ export function validateAlertForm(state: AlertFormState, now: Date = new Date())
   const errors: FieldErrors = {};
   const name = state.name.trim();
   if (name === '') errors.name = 'Give the alert a name.';
-  else if (name.length > NAME_MAX) errors.name = `At most ${NAME_MAX} characters.`;
+  else if (name.length > ALERT_NAME_MAX) errors.name = `At most ${ALERT_NAME_MAX} characters.`;
   const symbol = state.symbol.trim().toUpperCase();
   if (symbol === '') errors.symbol = 'Pick a market.';
 
   const condition = buildCondition(state, errors);
 
   let cooldownSeconds: number | undefined;
-  if (state.frequency === 'every_time') cooldownSeconds = wholeNumber(state.cooldownSeconds, 0, COOLDOWN_MAX_SECONDS, errors, 'cooldownSeconds');
+  if (state.frequency === 'every_time') cooldownSeconds = wholeNumber(state.cooldownSeconds, 0, COOLDOWN_SECONDS.max, errors, 'cooldownSeconds');
 
   let expiresAt: string | null = null;
   if (state.expires) {

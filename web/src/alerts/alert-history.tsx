@@ -1,6 +1,6 @@
 // One alert's firings (GET /api/alerts/:id/logs), newest first, older pages on demand.
 import { useEffect, useState } from 'react';
-import { messageOf } from '../session/auth-client';
+import { messageOf } from '../accounts/auth-client';
 import { formatAlertTime } from './alert-time';
 import { getAlertLogs, type Alert, type AlertLog } from './alerts-client';
 

@@ -1,8 +1,9 @@
 // The client's parsers against the api's own view functions (jobs/src/alerts/alert-view.ts, pure):
 // if the api's shape changes, these fail instead of the screens silently showing less.
 import { toCheckedAlert, toClientAlert, toClientAlertLog, type AlertViewRow } from '../../../jobs/src/alerts/alert-view';
-import { parseMarkets } from '../markets/markets-client';
-import { CONDITION_TYPES, conditionSummary, type AlertCondition } from './alert-conditions';
+import { parseMarkets } from '../prices/markets-client';
+import { ALERT_CONDITION_TYPES, type AlertCondition } from '@tickerbell/jobs/alerts/shapes';
+import { conditionSummary } from './alert-conditions';
 import { parseAlertBody, parseAlertList, parseAlertPage, parseAlertLogPage, parseCheckResponse, parseCondition } from './alerts-client';
 
 const row: AlertViewRow = {
@@ -141,7 +142,7 @@ describe('condition summaries', () => {
     macd_signal_cross: [{ fast: 12, slow: 26, signal: 9, direction: 'up' }, 'MACD(12, 26, 9) crosses its signal up'],
   };
 
-  it.each(CONDITION_TYPES.map((type) => [type] as const))('%s reads as words', (type) => {
+  it.each(ALERT_CONDITION_TYPES.map((type) => [type] as const))('%s reads as words', (type) => {
     const [params, words] = examples[type];
     const condition = parseCondition({ type, ...params });
     expect(condition).not.toBeNull();

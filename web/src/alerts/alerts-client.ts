@@ -1,80 +1,61 @@
 // Calls to the alerts api (api/src/alerts/alerts.routes.ts); the market search is markets-client.ts. Reads go
 // through apiRequest; every state-changing call carries the csrf token (sendWithCsrf).
 import { apiRequest, isRecord } from '../api/client';
-import { sendWithCsrf } from '../session/auth-client';
+import { sendWithCsrf } from '../accounts/auth-client';
+import { CANDLE_INTERVALS, type CandleInterval } from '@tickerbell/jobs/prices/shapes';
 import {
-  BAR_INTERVALS,
-  CHANNEL_TYPES,
-  MOVING_PERCENT_TYPES,
-  MOVING_TYPES,
-  PRICE_LEVEL_TYPES,
-  RSI_TYPES,
+  ALERTS_PAGE_SIZE,
+  CHANNEL_CONDITIONS,
+  CONDITION_DEFAULTS,
+  COOLDOWN_SECONDS,
+  MOVING_CONDITIONS,
+  MOVING_PERCENT_CONDITIONS,
+  PRICE_LEVEL_CONDITIONS,
+  RSI_CONDITIONS,
   TRIGGER_FREQUENCIES,
-  isConditionType,
   type AlertCondition,
-  type BarInterval,
+  type CheckedAlert as ClientCheckedAlert,
+  type ClientAlert,
+  type ClientAlertLog,
+  type CreateAlertRequest,
   type CrossDirection,
   type MaKind,
+  type PatchAlertRequest,
   type TriggerFrequency,
-} from './alert-conditions';
+} from '@tickerbell/jobs/alerts/shapes';
+import { isConditionType } from './alert-conditions';
 
 export const ALERTS_PATH = '/api/alerts';
 export const ALERTS_CHECK_PATH = '/api/alerts/crypto/check';
 
-export interface Alert {
+/**
+ * An alert (the api's ClientAlert) as this client keeps it: ids as text, the condition parsed,
+ * and what the client does not know read as null or the default.
+ */
+export type Alert = Omit<ClientAlert, 'id' | 'marketType' | 'condition' | 'interval' | 'frequency' | 'createdAt' | 'updatedAt'> & {
   id: string;
-  name: string;
-  symbol: string;
   marketType: string | null;
   /** Null when the server sent a condition this client does not know (a newer type). */
   condition: AlertCondition | null;
   conditionType: string;
-  interval: BarInterval | null;
+  interval: CandleInterval | null;
   frequency: TriggerFrequency;
-  cooldownSeconds: number;
-  expiresAt: string | null;
-  isActive: boolean;
-  useAudio: boolean;
-  audioMessage: string | null;
-  audioVoiceId: string | null;
-  notifyPush: boolean;
-  notifyEmail: boolean;
-  webhookUrl: string | null;
-  webhookSecret: string | null;
-  lastTriggered: string | null;
   createdAt: string | null;
   updatedAt: string | null;
-}
+};
 
-/** What POST /api/alerts takes (PATCH takes any part of it). */
-export interface AlertInput {
-  name: string;
-  symbol: string;
-  condition: AlertCondition;
-  interval?: BarInterval;
-  frequency: TriggerFrequency;
-  cooldownSeconds?: number;
-  expiresAt: string | null;
-  notifyPush: boolean;
-  notifyEmail: boolean;
-  webhookUrl: string | null;
-  useAudio: boolean;
-  audioMessage: string | null;
-  audioVoiceId: string | null;
-}
+/** What the alert form sends to POST /api/alerts: every field it has, the interval only for technical conditions. */
+export type AlertInput = CreateAlertRequest &
+  Required<Pick<CreateAlertRequest, 'frequency' | 'expiresAt' | 'notifyPush' | 'notifyEmail' | 'webhookUrl' | 'useAudio' | 'audioMessage' | 'audioVoiceId'>>;
 
-export type AlertPatch = Partial<AlertInput> & { isActive?: boolean };
+/** PATCH /api/alerts/:id takes any part of it, and isActive. */
+export type AlertPatch = PatchAlertRequest;
 
-export interface AlertLog {
-  id: string;
-  triggeredAt: string;
+/** One firing (the api's ClientAlertLog); a value or attempt count the client cannot read is null. */
+export type AlertLog = Omit<ClientAlertLog, 'value' | 'webhookAttempts'> & {
   value: string | null;
-  message: string | null;
-  wasNotified: boolean;
-  webhookStatus: string | null;
   webhookAttempts: number | null;
-  webhookLastError: string | null;
-}
+};
 
 export interface AlertLogPage {
   items: AlertLog[];
@@ -88,17 +69,13 @@ export interface AlertPage {
   nextBefore: string | null;
 }
 
-/** One firing handed out by POST /api/alerts/crypto/check. */
-export interface CheckedAlert {
+/** One firing handed out by POST /api/alerts/crypto/check (the api's CheckedAlert, as much as speaking it needs). */
+export type CheckedAlert = Pick<ClientCheckedAlert, 'name' | 'useAudio' | 'audioMessage' | 'audioVoiceId'> & {
   id: string;
   logId: string | null;
-  name: string;
   message: string | null;
   symbol: string | null;
-  useAudio: boolean;
-  audioMessage: string | null;
-  audioVoiceId: string | null;
-}
+};
 
 // ---- Parsing ----
 
@@ -148,27 +125,27 @@ export function parseCondition(value: unknown): AlertCondition | null {
   const { type } = value;
   const ma: MaKind = value.ma === 'ema' ? 'ema' : 'sma';
   const direction: CrossDirection = value.direction === 'up' || value.direction === 'down' ? value.direction : 'any';
-  if (oneOf(type, PRICE_LEVEL_TYPES)) {
+  if (oneOf(type, PRICE_LEVEL_CONDITIONS)) {
     const v = decimalOrNull(value.value);
     return v === null ? null : { type, value: v };
   }
-  if (oneOf(type, CHANNEL_TYPES)) {
+  if (oneOf(type, CHANNEL_CONDITIONS)) {
     const low = decimalOrNull(value.low);
     const high = decimalOrNull(value.high);
     return low === null || high === null ? null : { type, low, high };
   }
   const minutes = numberOf(value.minutes);
-  if (oneOf(type, MOVING_TYPES)) {
+  if (oneOf(type, MOVING_CONDITIONS)) {
     const amount = decimalOrNull(value.amount);
     return amount === null || minutes === null ? null : { type, amount, minutes };
   }
-  if (oneOf(type, MOVING_PERCENT_TYPES)) {
+  if (oneOf(type, MOVING_PERCENT_CONDITIONS)) {
     const percent = decimalOrNull(value.percent);
     return percent === null || minutes === null ? null : { type, percent, minutes };
   }
-  if (oneOf(type, RSI_TYPES)) {
+  if (oneOf(type, RSI_CONDITIONS)) {
     const level = numberOf(value.level);
-    return level === null ? null : { type, level, period: numberOf(value.period) ?? 14 };
+    return level === null ? null : { type, level, period: numberOf(value.period) ?? CONDITION_DEFAULTS.rsiPeriod };
   }
   if (type === 'price_crossing_ma') {
     const period = numberOf(value.period);
@@ -179,7 +156,8 @@ export function parseCondition(value: unknown): AlertCondition | null {
     const slow = numberOf(value.slow);
     return fast === null || slow === null ? null : { type, ma, fast, slow, direction };
   }
-  return { type, fast: numberOf(value.fast) ?? 12, slow: numberOf(value.slow) ?? 26, signal: numberOf(value.signal) ?? 9, direction };
+  const { macd } = CONDITION_DEFAULTS;
+  return { type, fast: numberOf(value.fast) ?? macd.fast, slow: numberOf(value.slow) ?? macd.slow, signal: numberOf(value.signal) ?? macd.signal, direction };
 }
 
 export function parseAlert(value: unknown, where = 'alert'): Alert {
@@ -194,9 +172,9 @@ export function parseAlert(value: unknown, where = 'alert'): Alert {
     marketType: textOrNull(source.marketType ?? market?.type),
     condition: parseCondition(rawCondition),
     conditionType,
-    interval: oneOf(source.interval, BAR_INTERVALS) ? source.interval : null,
+    interval: oneOf(source.interval, CANDLE_INTERVALS) ? source.interval : null,
     frequency: oneOf(source.frequency, TRIGGER_FREQUENCIES) ? source.frequency : 'once',
-    cooldownSeconds: numberOf(source.cooldownSeconds) ?? 60,
+    cooldownSeconds: numberOf(source.cooldownSeconds) ?? COOLDOWN_SECONDS.default,
     expiresAt: textOrNull(source.expiresAt),
     isActive: source.isActive === true,
     useAudio: source.useAudio === true,
@@ -287,9 +265,6 @@ export function parseCheckResponse(body: unknown): CheckedAlert[] {
 function alertPath(id: string): string {
   return `${ALERTS_PATH}/${encodeURIComponent(id)}`;
 }
-
-/** The api's default page; 200 at most. */
-export const ALERTS_PAGE_SIZE = 100;
 
 export function alertsPath(before: string | null, limit: number = ALERTS_PAGE_SIZE): string {
   const params = new URLSearchParams({ limit: String(limit) });

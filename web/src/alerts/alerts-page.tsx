@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { useNotifications } from '../notifications/notification-provider';
-import { messageOf } from '../session/auth-client';
+import { messageOf } from '../accounts/auth-client';
 import { FREQUENCY_LABELS, conditionSummary, isTechnicalType } from './alert-conditions';
 import { AlertDialog, PLAN_LIMIT_CODE } from './alert-dialog';
 import { AlertHistory } from './alert-history';

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { prefersReducedMotion, startFrameLoop } from './frame-loop';
 import { PARTICLE_SETTINGS, addParticlesAt, createParticles, stepParticles, type Particle } from './particle-field';
+import './particle-background.css';
 
 function draw(context: CanvasRenderingContext2D, particles: readonly Particle[], width: number, height: number): void {
   context.fillStyle = PARTICLE_SETTINGS.background;

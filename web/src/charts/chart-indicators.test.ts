@@ -1,5 +1,5 @@
-import type { Bar } from '../markets/markets-client';
-import { parseBars } from '../markets/markets-client';
+import type { Bar } from '../prices/markets-client';
+import { parseBars } from '../prices/markets-client';
 import { quote, risingBars } from '../../test/watchlists-charts-api';
 import { applyLivePrice, macd, movingAverage, relativeStrength } from './chart-indicators';
 

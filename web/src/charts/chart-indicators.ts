@@ -1,7 +1,7 @@
 // Indicator values for the chart, computed with trading-signals over the bars' closes, and the
 // live update of the last bar from a price event. Pure functions: the chart only draws them.
 import { EMA, MACD, RSI, SMA } from 'trading-signals';
-import type { Bar } from '../markets/markets-client';
+import type { Bar } from '../prices/markets-client';
 import type { LivePrice } from '../prices/live-prices';
 
 export interface LinePoint {

@@ -1,13 +1,21 @@
 // Saved chart layouts (/api/chart-layouts): a symbol, a bar interval and the indicators drawn.
 // At most one layout per user is the default (the database enforces it); it opens by itself.
 import { ApiError, apiRequest, isRecord } from '../api/client';
-import { isBarInterval, type BarInterval } from '../markets/markets-client';
-import { sendWithCsrf } from '../session/auth-client';
+import {
+  CHART_INDICATOR_PERIOD,
+  CHART_INDICATOR_TYPES,
+  type ChartIndicator,
+  type ChartIndicatorType,
+  type ChartLayoutBody,
+  type ChartLayoutSummary as ClientChartLayoutSummary,
+  type CreateChartLayoutRequest,
+  type PatchChartLayoutRequest,
+} from '@tickerbell/jobs/chart-layouts/shapes';
+import type { CandleInterval } from '@tickerbell/jobs/prices/shapes';
+import { isCandleInterval } from '../prices/markets-client';
+import { sendWithCsrf } from '../accounts/auth-client';
 
-export const INDICATOR_TYPES = ['sma', 'ema', 'rsi', 'macd', 'volume'] as const;
-export type IndicatorType = (typeof INDICATOR_TYPES)[number];
-
-export const INDICATOR_LABELS: Readonly<Record<IndicatorType, string>> = {
+export const INDICATOR_LABELS: Readonly<Record<ChartIndicatorType, string>> = {
   sma: 'Simple moving average (SMA)',
   ema: 'Exponential moving average (EMA)',
   rsi: 'Relative strength index (RSI)',
@@ -16,33 +24,15 @@ export const INDICATOR_LABELS: Readonly<Record<IndicatorType, string>> = {
 };
 
 /** Indicators that take a period, with its default. */
-export const DEFAULT_PERIODS: Readonly<Partial<Record<IndicatorType, number>>> = { sma: 20, ema: 50, rsi: 14 };
-export const MIN_PERIOD = 2;
-/** As the api allows (jobs/src/chart-layouts/chart-layout-shape.ts). */
-export const MAX_PERIOD = 500;
+export const DEFAULT_PERIODS: Readonly<Partial<Record<ChartIndicatorType, number>>> = { sma: 20, ema: 50, rsi: 14 };
+/** One indicator as the chart draws it (ChartIndicator without the keys this client does not use). */
+export type IndicatorConfig = Pick<ChartIndicator, 'type' | 'period' | 'color'>;
 
-export interface IndicatorConfig {
-  type: IndicatorType;
-  period?: number;
-  color?: string;
-}
+/** A layout's body as the chart opens it (ChartLayoutBody, read leniently). */
+export type ChartLayoutData = Pick<ChartLayoutBody, 'symbol' | 'interval'> & { indicators: IndicatorConfig[] };
 
-export interface ChartLayoutData {
-  symbol: string;
-  interval: BarInterval;
-  indicators: IndicatorConfig[];
-}
-
-/** A layout in the list (GET /api/chart-layouts answers these, without the body). */
-export interface ChartLayoutSummary {
-  id: number;
-  name: string;
-  isDefault: boolean;
-  symbol: string | null;
-  interval: BarInterval | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A layout in the list (GET /api/chart-layouts answers these, without the body); an unknown interval reads as null. */
+export type ChartLayoutSummary = Omit<ClientChartLayoutSummary, 'interval'> & { interval: CandleInterval | null };
 
 /** A whole layout (GET /api/chart-layouts/:id and /default, and every write answer). */
 export interface ChartLayout extends ChartLayoutSummary {
@@ -55,8 +45,8 @@ function fail(where: string, expected: string): never {
   throw new TypeError(`${where}: expected ${expected}`);
 }
 
-function isIndicatorType(value: unknown): value is IndicatorType {
-  return typeof value === 'string' && (INDICATOR_TYPES as readonly string[]).includes(value);
+function isIndicatorType(value: unknown): value is ChartIndicatorType {
+  return typeof value === 'string' && (CHART_INDICATOR_TYPES as readonly string[]).includes(value);
 }
 
 /** "#1d4ed8" or "#abc": the only colours a saved layout may carry into the canvas. */
@@ -69,7 +59,7 @@ export function parseIndicator(value: unknown): IndicatorConfig | null {
   const fallback = DEFAULT_PERIODS[value.type];
   if (fallback !== undefined) {
     const period = typeof value.period === 'number' && Number.isInteger(value.period) ? value.period : fallback;
-    indicator.period = Math.min(MAX_PERIOD, Math.max(MIN_PERIOD, period));
+    indicator.period = Math.min(CHART_INDICATOR_PERIOD.max, Math.max(CHART_INDICATOR_PERIOD.min, period));
   }
   if (typeof value.color === 'string' && HEX_COLOUR.test(value.color)) indicator.color = value.color;
   return indicator;
@@ -78,7 +68,7 @@ export function parseIndicator(value: unknown): IndicatorConfig | null {
 export function parseLayoutData(value: unknown, where = 'layout'): ChartLayoutData {
   if (!isRecord(value)) fail(where, 'an object');
   if (typeof value.symbol !== 'string' || value.symbol === '') fail(`${where}.symbol`, 'a symbol');
-  const interval = isBarInterval(value.interval) ? value.interval : DEFAULT_CHART.interval;
+  const interval = isCandleInterval(value.interval) ? value.interval : DEFAULT_CHART.interval;
   const indicators = Array.isArray(value.indicators) ? value.indicators.flatMap((item: unknown) => parseIndicator(item) ?? []) : [];
   return { symbol: value.symbol, interval, indicators };
 }
@@ -103,7 +93,7 @@ export function parseChartLayoutSummary(value: unknown, where = 'chartLayout'): 
   return {
     ...parseSummaryFields(value, where),
     symbol: typeof body.symbol === 'string' ? body.symbol : null,
-    interval: isBarInterval(body.interval) ? body.interval : null,
+    interval: isCandleInterval(body.interval) ? body.interval : null,
   };
 }
 
@@ -146,11 +136,11 @@ export async function getDefaultChartLayout(signal?: AbortSignal): Promise<Chart
   }
 }
 
-export function createChartLayout(input: { name: string; layout: ChartLayoutData; isDefault: boolean }): Promise<ChartLayout> {
+export function createChartLayout(input: CreateChartLayoutRequest & { layout: ChartLayoutData; isDefault: boolean }): Promise<ChartLayout> {
   return sendWithCsrf(CHART_LAYOUTS_PATH, { method: 'POST', body: input, parse: (body) => parseChartLayout(body) });
 }
 
-export function updateChartLayout(id: number, change: { name?: string; layout?: ChartLayoutData }): Promise<ChartLayout> {
+export function updateChartLayout(id: number, change: Pick<PatchChartLayoutRequest, 'name'> & { layout?: ChartLayoutData }): Promise<ChartLayout> {
   return sendWithCsrf(`${CHART_LAYOUTS_PATH}/${id}`, { method: 'PATCH', body: change, parse: (body) => parseChartLayout(body) });
 }
 

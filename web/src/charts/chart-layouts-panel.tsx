@@ -1,7 +1,7 @@
 // Saved layouts: save the chart as it is now (optionally as the default), load one, overwrite one
 // with the current chart, make one the default (it opens by itself next time) or delete one.
 import { useState, type FormEvent } from 'react';
-import { messageOf } from '../session/auth-client';
+import { messageOf } from '../accounts/auth-client';
 import {
   createChartLayout,
   deleteChartLayout,

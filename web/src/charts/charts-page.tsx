@@ -3,11 +3,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { BAR_INTERVALS, BAR_INTERVAL_MS, getBars, type BarInterval, type Bars } from '../markets/markets-client';
-import { SymbolSearch } from '../markets/symbol-search';
+import { CANDLE_INTERVALS, CANDLE_INTERVAL_MS, type CandleInterval } from '@tickerbell/jobs/prices/shapes';
+import { getBars, type Bars } from '../prices/markets-client';
+import { SymbolSearch } from '../prices/symbol-search';
 import { subscribeLivePrices } from '../prices/live-prices';
 import { SimulatedBadge } from '../prices/simulated-badge';
-import { messageOf } from '../session/auth-client';
+import { messageOf } from '../accounts/auth-client';
 import { useTheme } from '../theme/theme-provider';
 import { applyLivePrice } from './chart-indicators';
 import { ChartLayoutsPanel } from './chart-layouts-panel';
@@ -29,10 +30,10 @@ import './charts.css';
 type Layouts = { state: 'loading' } | { state: 'ready'; layouts: ChartLayoutSummary[]; error: string | null };
 type BarsState = { state: 'loading'; previous: Bars | null } | { state: 'ready'; data: Bars } | { state: 'failed'; status: number; message: string };
 
-export const INTERVAL_LABELS: Readonly<Record<BarInterval, string>> = { '1m': '1 min', '5m': '5 min', '15m': '15 min', '1h': '1 hour', '4h': '4 hours', '1d': '1 day' };
+export const INTERVAL_LABELS: Readonly<Record<CandleInterval, string>> = { '1m': '1 min', '5m': '5 min', '15m': '15 min', '1h': '1 hour', '4h': '4 hours', '1d': '1 day' };
 
 /** Bars of a symbol and interval, with the last bar following the live price events. */
-function useLiveBars(symbol: string, interval: BarInterval, enabled: boolean): BarsState {
+function useLiveBars(symbol: string, interval: CandleInterval, enabled: boolean): BarsState {
   const [result, setResult] = useState<BarsState>({ state: 'loading', previous: null });
   useEffect(() => {
     if (!enabled) return;
@@ -49,7 +50,7 @@ function useLiveBars(symbol: string, interval: BarInterval, enabled: boolean): B
       if (price.symbol !== symbol) return;
       setResult((current) => {
         if (current.state !== 'ready' || current.data.interval !== interval) return current;
-        const bars = applyLivePrice(current.data.bars, price, BAR_INTERVAL_MS[interval]);
+        const bars = applyLivePrice(current.data.bars, price, CANDLE_INTERVAL_MS[interval]);
         return bars ? { state: 'ready', data: { ...current.data, bars, simulated: current.data.simulated || price.simulated } } : current;
       });
     });
@@ -66,7 +67,7 @@ export function ChartsPage() {
   const navigate = useNavigate();
   const { theme } = useTheme();
   const [layouts, setLayouts] = useState<Layouts>({ state: 'loading' });
-  const [interval, setBarInterval] = useState<BarInterval>(DEFAULT_CHART.interval);
+  const [interval, setBarInterval] = useState<CandleInterval>(DEFAULT_CHART.interval);
   const [indicators, setIndicators] = useState<IndicatorConfig[]>(DEFAULT_CHART.indicators);
   const [activeLayoutId, setActiveLayoutId] = useState<number | null>(null);
   const symbol = (params.symbol ?? '').toUpperCase();
@@ -115,7 +116,7 @@ export function ChartsPage() {
         <fieldset className="choice-group interval-switcher">
           <legend className="choice-group__legend">Interval</legend>
           <div className="choice-group__options">
-            {BAR_INTERVALS.map((value) => (
+            {CANDLE_INTERVALS.map((value) => (
               <label key={value} className={value === interval ? 'interval-switcher__option interval-switcher__option--active' : 'interval-switcher__option'}>
                 <input type="radio" name="chart-interval" value={value} checked={value === interval} onChange={() => setBarInterval(value)} />
                 <span>{INTERVAL_LABELS[value]}</span>

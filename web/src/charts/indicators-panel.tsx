@@ -1,17 +1,10 @@
 // The chart's indicators: the ones drawn (each removable) and a form to add another.
 import { useState, type FormEvent } from 'react';
-import {
-  DEFAULT_PERIODS,
-  INDICATOR_LABELS,
-  INDICATOR_TYPES,
-  MAX_PERIOD,
-  MIN_PERIOD,
-  type IndicatorConfig,
-  type IndicatorType,
-} from './chart-layouts-client';
+import { CHART_INDICATOR_PERIOD, CHART_INDICATOR_TYPES, type ChartIndicatorType } from '@tickerbell/jobs/chart-layouts/shapes';
+import { DEFAULT_PERIODS, INDICATOR_LABELS, type IndicatorConfig } from './chart-layouts-client';
 
 /** Volume and MACD have no period, so only one of each makes sense. */
-const SINGLE: ReadonlySet<IndicatorType> = new Set(['volume', 'macd']);
+const SINGLE: ReadonlySet<ChartIndicatorType> = new Set(['volume', 'macd']);
 
 export function indicatorName(indicator: IndicatorConfig): string {
   return indicator.period === undefined ? INDICATOR_LABELS[indicator.type] : `${indicator.type.toUpperCase()} ${indicator.period}`;
@@ -23,11 +16,11 @@ function sameIndicator(a: IndicatorConfig, b: IndicatorConfig): boolean {
 }
 
 export function IndicatorsPanel({ indicators, onChange }: { indicators: readonly IndicatorConfig[]; onChange: (indicators: IndicatorConfig[]) => void }) {
-  const [type, setType] = useState<IndicatorType>('sma');
+  const [type, setType] = useState<ChartIndicatorType>('sma');
   const [period, setPeriod] = useState(String(DEFAULT_PERIODS.sma));
   const takesPeriod = DEFAULT_PERIODS[type] !== undefined;
   const periodValue = Number(period);
-  const periodValid = !takesPeriod || (Number.isInteger(periodValue) && periodValue >= MIN_PERIOD && periodValue <= MAX_PERIOD);
+  const periodValid = !takesPeriod || (Number.isInteger(periodValue) && periodValue >= CHART_INDICATOR_PERIOD.min && periodValue <= CHART_INDICATOR_PERIOD.max);
   const candidate: IndicatorConfig = takesPeriod ? { type, period: periodValue } : { type };
   const duplicate = periodValid && indicators.some((indicator) => sameIndicator(indicator, candidate));
 
@@ -66,13 +59,13 @@ export function IndicatorsPanel({ indicators, onChange }: { indicators: readonly
             className="form-field__input"
             value={type}
             onChange={(event) => {
-              const next = event.target.value as IndicatorType;
+              const next = event.target.value as ChartIndicatorType;
               setType(next);
               const fallback = DEFAULT_PERIODS[next];
               if (fallback !== undefined) setPeriod(String(fallback));
             }}
           >
-            {INDICATOR_TYPES.map((value) => (
+            {CHART_INDICATOR_TYPES.map((value) => (
               <option key={value} value={value}>
                 {INDICATOR_LABELS[value]}
               </option>
@@ -86,14 +79,14 @@ export function IndicatorsPanel({ indicators, onChange }: { indicators: readonly
               className="form-field__input"
               type="number"
               inputMode="numeric"
-              min={MIN_PERIOD}
-              max={MAX_PERIOD}
+              min={CHART_INDICATOR_PERIOD.min}
+              max={CHART_INDICATOR_PERIOD.max}
               step={1}
               value={period}
               aria-invalid={!periodValid}
               onChange={(event) => setPeriod(event.target.value)}
             />
-            {!periodValid && <span className="form-field__error">A whole number from {MIN_PERIOD} to {MAX_PERIOD}.</span>}
+            {!periodValid && <span className="form-field__error">A whole number from {CHART_INDICATOR_PERIOD.min} to {CHART_INDICATOR_PERIOD.max}.</span>}
           </label>
         )}
         {duplicate && <p className="form-field__hint">{indicatorName(candidate)} is already on the chart.</p>}

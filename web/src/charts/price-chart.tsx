@@ -13,8 +13,9 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useId, useRef } from 'react';
-import type { Bar, BarInterval } from '../markets/markets-client';
-import { formatPrice } from '../markets/markets-client';
+import type { CandleInterval } from '@tickerbell/jobs/prices/shapes';
+import type { Bar } from '../prices/markets-client';
+import { formatPrice } from '../prices/markets-client';
 import type { Theme } from '../theme/theme-rules';
 import { INDICATOR_LABELS, type IndicatorConfig } from './chart-layouts-client';
 import { macd, movingAverage, relativeStrength, type LinePoint } from './chart-indicators';
@@ -22,7 +23,7 @@ import { CHART_PALETTES, type ChartPalette } from './chart-theme';
 
 interface PriceChartProps {
   symbol: string;
-  interval: BarInterval;
+  interval: CandleInterval;
   bars: readonly Bar[];
   indicators: readonly IndicatorConfig[];
   theme: Theme;
@@ -44,7 +45,7 @@ const VOLUME_SCALE = 'volume';
 const time = (seconds: number): UTCTimestamp => seconds as UTCTimestamp;
 const lineData = (points: readonly LinePoint[]) => points.map((point) => ({ time: time(point.time), value: point.value }));
 
-function chartOptions(palette: ChartPalette, interval: BarInterval) {
+function chartOptions(palette: ChartPalette, interval: CandleInterval) {
   return {
     layout: {
       background: { type: ColorType.Solid, color: palette.background },
@@ -139,7 +140,7 @@ function allSeries(series: ChartSeries): ISeriesApi<SeriesType>[] {
 }
 
 /** A sentence for screen readers: what the canvas shows. */
-export function chartSummary(symbol: string, interval: BarInterval, bars: readonly Bar[], indicators: readonly IndicatorConfig[]): string {
+export function chartSummary(symbol: string, interval: CandleInterval, bars: readonly Bar[], indicators: readonly IndicatorConfig[]): string {
   const first = bars[0];
   const last = bars.at(-1);
   if (!first || !last) return `No ${interval} bars for ${symbol}.`;

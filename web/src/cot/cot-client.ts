@@ -1,11 +1,34 @@
 // The COT (futures positioning) api: GET /api/cot/latest (screener) and
-// GET /api/cot/instruments/:code/history. Shapes follow api/src/cot/cot.routes.ts; every value that
+// GET /api/cot/instruments/:code/history, shaped as @tickerbell/jobs/cot/shapes; every value that
 // the api leaves null before the analytics have run stays null here.
+import {
+  ALERT_LEVELS,
+  COT_CATEGORIES,
+  COT_HISTORY_WEEKS,
+  COT_SORT_KEYS,
+  COT_TEXT_SORT_KEYS,
+  NET_GROUPS,
+  RANKED_GROUPS,
+  REPORTED_GROUPS,
+  type AlertLevel,
+  type CotAnalyticsView,
+  type CotCategory,
+  type CotGroupPositions,
+  type CotHistory as ClientCotHistory,
+  type CotHistoryEntry as ClientCotHistoryEntry,
+  type CotInstrumentRef,
+  type CotLatestQuery as ClientCotLatestQuery,
+  type CotLatestResponse,
+  type CotSortKey,
+  type CotSortOrder,
+  type DivergenceType,
+  type ExtremeSide,
+  type NetGroup,
+  type RankedGroup,
+  type ReportedGroup,
+} from '@tickerbell/jobs/cot/shapes';
 import { apiRequest, isRecord } from '../api/client';
-import { sendWithCsrf } from '../session/auth-client';
-
-export const COT_CATEGORIES = ['equity-index', 'currency', 'rates', 'crypto', 'volatility'] as const;
-export type CotCategory = (typeof COT_CATEGORIES)[number];
+import { sendWithCsrf } from '../accounts/auth-client';
 
 export const COT_CATEGORY_LABELS: Readonly<Record<CotCategory, string>> = {
   'equity-index': 'Equity index',
@@ -15,42 +38,13 @@ export const COT_CATEGORY_LABELS: Readonly<Record<CotCategory, string>> = {
   volatility: 'Volatility',
 };
 
-/** The screener's sort keys, exactly the api's whitelist (anything else is a 400). */
-export const COT_SORT_KEYS = [
-  'name',
-  'symbol',
-  'cftcCode',
-  'category',
-  'reportDate',
-  'openInterest',
-  'leveragedNetPercent',
-  'commercialNetPercent',
-  'assetManagerNetPercent',
-  'leveragedPercentileRank',
-  'commercialPercentileRank',
-  'assetManagerPercentileRank',
-  'leveragedCotIndex',
-  'commercialCotIndex',
-  'assetManagerCotIndex',
-  'divergenceScore',
-] as const;
-export type CotSortKey = (typeof COT_SORT_KEYS)[number];
-export type SortOrder = 'asc' | 'desc';
-
 /** The api's default order: ascending for text columns, descending for numbers. */
-export function defaultOrder(sort: CotSortKey): SortOrder {
-  return sort === 'name' || sort === 'symbol' || sort === 'cftcCode' || sort === 'category' ? 'asc' : 'desc';
+export function defaultOrder(sort: CotSortKey): CotSortOrder {
+  return (COT_TEXT_SORT_KEYS as readonly string[]).includes(sort) ? 'asc' : 'desc';
 }
 
-/** Groups with a percentile rank, COT index and extreme flag. */
-export const RANKED_GROUPS = ['leveraged', 'assetManager', 'commercial'] as const;
-export type RankedGroup = (typeof RANKED_GROUPS)[number];
-/** Groups with a net percent. */
-export const NET_GROUPS = ['leveraged', 'assetManager', 'dealer', 'commercial', 'other', 'nonReportable'] as const;
-export type NetGroup = (typeof NET_GROUPS)[number];
-/** Groups as reported (commercial is derived). */
-export const REPORTED_GROUPS = ['dealer', 'assetManager', 'leveraged', 'other', 'nonReportable'] as const;
-export type ReportedGroup = (typeof REPORTED_GROUPS)[number];
+/** The order the screens list the ranked groups in. */
+export const RANKED_GROUPS_SHOWN = ['leveraged', 'assetManager', 'commercial'] as const satisfies readonly RankedGroup[];
 
 export const GROUP_LABELS: Readonly<Record<NetGroup, string>> = {
   leveraged: 'Leveraged funds',
@@ -70,12 +64,8 @@ export const GROUP_SHORT_LABELS: Readonly<Record<NetGroup, string>> = {
   nonReportable: 'Non-rep.',
 };
 
-export type ExtremeSide = 'long' | 'short';
-export const ALERT_LEVELS = ['none', 'low', 'medium', 'high'] as const;
-export type AlertLevel = (typeof ALERT_LEVELS)[number];
-
 /** docs/cot.md, divergenceType. */
-export const DIVERGENCE_LABELS: Readonly<Record<string, string>> = {
+export const DIVERGENCE_LABELS: Readonly<Record<DivergenceType, string>> = {
   leveraged_crowded_long_asset_managers_short: 'Leveraged crowded long, asset managers short',
   leveraged_crowded_short_asset_managers_long: 'Leveraged crowded short, asset managers long',
   both_crowded_long: 'Both crowded long',
@@ -87,57 +77,15 @@ export const DIVERGENCE_LABELS: Readonly<Record<string, string>> = {
 
 export function divergenceLabel(type: string | null): string {
   if (type === null) return 'Not computed';
-  return DIVERGENCE_LABELS[type] ?? type.replaceAll('_', ' ');
+  return (DIVERGENCE_LABELS as Readonly<Record<string, string>>)[type] ?? type.replaceAll('_', ' ');
 }
 
-export interface CotInstrumentRef {
-  cftcCode: string;
-  name: string;
-  symbol: string | null;
-  category: string | null;
-  exchange: string | null;
-}
+/** A group's contracts, spreading null where the report has none. */
+export type GroupPositions = Required<CotGroupPositions>;
 
-export interface CotAnalytics {
-  reportDate: string;
-  openInterest: number | null;
-  netPercent: Record<NetGroup, number | null>;
-  percentileRank: Record<RankedGroup, number | null>;
-  cotIndex: Record<RankedGroup, number | null>;
-  extremes: Record<RankedGroup, ExtremeSide | null>;
-  divergence: { score: number | null; type: string | null; alertLevel: AlertLevel | null };
-  /** Reports in the percentile window the analytics were computed with (the install's COT_LOOKBACK). */
-  lookback: number | null;
-  /** Fewer than 26 reports of history; null before the analytics have run. */
-  provisional: boolean | null;
-}
+export type CotHistoryEntry = Omit<ClientCotHistoryEntry, 'positions'> & { positions: Record<ReportedGroup, GroupPositions> };
 
-export interface CotLatestItem extends CotAnalytics {
-  instrument: CotInstrumentRef;
-}
-
-export interface CotLatest {
-  sort: CotSortKey;
-  order: SortOrder;
-  category: CotCategory | null;
-  items: CotLatestItem[];
-}
-
-export interface GroupPositions {
-  long: number | null;
-  short: number | null;
-  spreading: number | null;
-}
-
-export interface CotHistoryEntry extends CotAnalytics {
-  positions: Record<ReportedGroup, GroupPositions>;
-}
-
-export interface CotHistory {
-  instrument: CotInstrumentRef;
-  weeks: number;
-  history: CotHistoryEntry[];
-}
+export type CotHistory = Omit<ClientCotHistory, 'history'> & { history: CotHistoryEntry[] };
 
 // ---- Parsing ----
 
@@ -193,7 +141,7 @@ function parseSide(value: unknown, where: string): ExtremeSide | null {
   return value;
 }
 
-function parseAnalytics(value: unknown, where: string): CotAnalytics {
+function parseAnalytics(value: unknown, where: string): CotAnalyticsView {
   const source = record(value, where);
   const extremes = record(source.extremes, `${where}.extremes`);
   const divergence = record(source.divergence, `${where}.divergence`);
@@ -215,7 +163,7 @@ function parseAnalytics(value: unknown, where: string): CotAnalytics {
     },
     divergence: {
       score: numberOrNull(divergence.score, `${where}.divergence.score`),
-      type: textOrNull(divergence.type, `${where}.divergence.type`),
+      type: textOrNull(divergence.type, `${where}.divergence.type`) as DivergenceType | null,
       alertLevel: alertLevel as AlertLevel | null,
     },
     lookback: numberOrNull(source.lookback, `${where}.lookback`),
@@ -223,7 +171,7 @@ function parseAnalytics(value: unknown, where: string): CotAnalytics {
   };
 }
 
-export function parseCotLatest(body: unknown): CotLatest {
+export function parseCotLatest(body: unknown): CotLatestResponse {
   const source = record(body, 'latest');
   if (!COT_SORT_KEYS.includes(source.sort as CotSortKey)) fail('latest.sort', 'a sort key');
   if (source.order !== 'asc' && source.order !== 'desc') fail('latest.order', '"asc" or "desc"');
@@ -268,13 +216,8 @@ export function parseCotHistory(body: unknown): CotHistory {
 
 // ---- Requests ----
 
-export interface CotLatestQuery {
-  sort: CotSortKey;
-  /** Omitted: the api's default for the column. */
-  order?: SortOrder;
-  /** Omitted: every category. */
-  category?: CotCategory;
-}
+/** The screener's query: a sort always, the order and category when chosen. */
+export type CotLatestQuery = ClientCotLatestQuery & { sort: CotSortKey };
 
 /** The screener query string, only with the parameters the api accepts. */
 export function cotLatestPath(query: CotLatestQuery): string {
@@ -284,14 +227,14 @@ export function cotLatestPath(query: CotLatestQuery): string {
   return `/api/cot/latest?${params.toString()}`;
 }
 
-export function getCotLatest(query: CotLatestQuery, signal?: AbortSignal): Promise<CotLatest> {
+export function getCotLatest(query: CotLatestQuery, signal?: AbortSignal): Promise<CotLatestResponse> {
   return apiRequest(cotLatestPath(query), { signal, parse: parseCotLatest });
 }
 
 /** Chart ranges of the instrument page; "all" asks for the api's maximum (20 years of weekly reports). */
 export const COT_RANGES = ['26', '52', '156', 'all'] as const;
 export type CotRange = (typeof COT_RANGES)[number];
-export const COT_MAX_WEEKS = 1040;
+export const COT_MAX_WEEKS = COT_HISTORY_WEEKS.max;
 export const COT_RANGE_LABELS: Readonly<Record<CotRange, string>> = { '26': '26 weeks', '52': '52 weeks', '156': '156 weeks', all: 'All history' };
 
 export function weeksOfRange(range: CotRange): number {

@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { installFetch, removeFetch, type FakeHandler } from '../../test/fake-fetch';
 import { CotFollowButton } from './cot-follow-button';
 
-// Shapes as in api/src/cot/cot-follows.routes.ts and api/test/cot-follows.routes.test.ts.
+// Shapes as in api/src/cot/cot-follows.routes.ts and api/test/cot/cot-follows.routes.test.ts.
 function api(followed: string[], onFollow: FakeHandler = () => ({ status: 200, body: { cftcCode: '13874A', following: true } })) {
   return installFetch((path, init) => {
     if (path === '/api/auth/csrf') return { status: 200, body: { csrfToken: 'csrf-test' } };

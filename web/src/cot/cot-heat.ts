@@ -2,10 +2,9 @@
 // through neutral to long extreme (blue). Blue/orange stays distinguishable with red-green colour
 // blindness, and the number is always printed in the cell, so colour is never the only signal.
 // The colours themselves are theme variables in cot.css; this module only picks the step.
-
-/** docs/cot.md: a percentile of 90 or more is a long extreme, 10 or less a short extreme. */
-export const EXTREME_LONG_AT = 90;
-export const EXTREME_SHORT_AT = 10;
+// docs/cot.md: a percentile of COT_EXTREME_LONG_AT (90) or more is a long extreme,
+// COT_EXTREME_SHORT_AT (10) or less a short one.
+import { COT_EXTREME_LONG_AT, COT_EXTREME_SHORT_AT } from '@tickerbell/jobs/cot/shapes';
 
 export const HEAT_TONES = ['short-3', 'short-2', 'short-1', 'neutral', 'long-1', 'long-2', 'long-3'] as const;
 export type HeatTone = (typeof HEAT_TONES)[number] | 'none';
@@ -31,8 +30,8 @@ export const HEAT_LEGEND: readonly { tone: (typeof HEAT_TONES)[number]; range: s
 ];
 
 function toneOf(value: number): (typeof HEAT_TONES)[number] {
-  if (value >= EXTREME_LONG_AT) return 'long-3';
-  if (value <= EXTREME_SHORT_AT) return 'short-3';
+  if (value >= COT_EXTREME_LONG_AT) return 'long-3';
+  if (value <= COT_EXTREME_SHORT_AT) return 'short-3';
   if (value >= 75) return 'long-2';
   if (value <= 25) return 'short-2';
   if (value > 55) return 'long-1';

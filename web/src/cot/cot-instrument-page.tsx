@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { COT_EXTREME_LONG_AT, COT_EXTREME_SHORT_AT, REPORTED_GROUPS, type NetGroup, type RankedGroup } from '@tickerbell/jobs/cot/shapes';
 import { BarChart, LineChart, type ChartSeries } from './cot-charts';
 import {
   COT_RANGES,
   COT_RANGE_LABELS,
   GROUP_LABELS,
-  RANKED_GROUPS,
-  REPORTED_GROUPS,
+  RANKED_GROUPS_SHOWN,
   categoryLabel,
   formatCompact,
   formatContracts,
@@ -20,10 +20,8 @@ import {
   type CotHistoryEntry,
   type CotRange,
   type GroupPositions,
-  type NetGroup,
-  type RankedGroup,
 } from './cot-client';
-import { EXTREME_LONG_AT, EXTREME_SHORT_AT, percentileHeat } from './cot-heat';
+import { percentileHeat } from './cot-heat';
 import { cotPaths, type CotPaths, type CotVariant } from './cot-paths';
 import { CotFollowButton } from './cot-follow-button';
 import { DivergenceCell, HeatLegend, ProvisionalBadge } from './cot-screener-page';
@@ -57,7 +55,7 @@ function LatestReport({ entry }: { entry: CotHistoryEntry }) {
     ...REPORTED_GROUPS.map((group) => ({ group, positions: entry.positions[group] })),
     { group: 'commercial', positions: commercialPositions(entry) },
   ];
-  const ranked = (group: NetGroup): group is RankedGroup => (RANKED_GROUPS as readonly string[]).includes(group);
+  const ranked = (group: NetGroup): group is RankedGroup => (RANKED_GROUPS_SHOWN as readonly string[]).includes(group);
   return (
     <section className="dashboard-panel" aria-labelledby="cot-latest-title">
       <h2 id="cot-latest-title">
@@ -138,7 +136,7 @@ function Charts({ data }: { data: CotHistory }) {
     label: GROUP_LABELS[group],
     values: data.history.map((entry) => netContracts(entry.positions[group])),
   }));
-  const rankSeries: ChartSeries[] = RANKED_GROUPS.map((group) => ({
+  const rankSeries: ChartSeries[] = RANKED_GROUPS_SHOWN.map((group) => ({
     key: group,
     label: GROUP_LABELS[group],
     values: data.history.map((entry) => entry[measure][group]),
@@ -184,8 +182,8 @@ function Charts({ data }: { data: CotHistory }) {
           series={rankSeries}
           domain={[0, 100]}
           bands={[
-            { from: EXTREME_LONG_AT, to: 100, label: `Long extreme ≥ ${EXTREME_LONG_AT}`, tone: 'long' },
-            { from: 0, to: EXTREME_SHORT_AT, label: `Short extreme ≤ ${EXTREME_SHORT_AT}`, tone: 'short' },
+            { from: COT_EXTREME_LONG_AT, to: 100, label: `Long extreme ≥ ${COT_EXTREME_LONG_AT}`, tone: 'long' },
+            { from: 0, to: COT_EXTREME_SHORT_AT, label: `Short extreme ≤ ${COT_EXTREME_SHORT_AT}`, tone: 'short' },
           ]}
           formatValue={formatRank}
           shade={shade}

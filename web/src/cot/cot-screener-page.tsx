@@ -3,9 +3,17 @@ import { Link, useSearchParams } from 'react-router-dom';
 import {
   COT_CATEGORIES,
   COT_SORT_KEYS,
+  type CotCategory,
+  type CotLatestItem,
+  type CotLatestResponse,
+  type CotSortKey,
+  type CotSortOrder,
+  type NetGroup,
+} from '@tickerbell/jobs/cot/shapes';
+import {
   GROUP_LABELS,
   GROUP_SHORT_LABELS,
-  RANKED_GROUPS,
+  RANKED_GROUPS_SHOWN,
   alertLabel,
   categoryLabel,
   defaultOrder,
@@ -14,13 +22,7 @@ import {
   formatSignedPercent,
   getCotLatest,
   marketName,
-  type CotCategory,
-  type CotLatest,
-  type CotLatestItem,
   type CotLatestQuery,
-  type CotSortKey,
-  type NetGroup,
-  type SortOrder,
 } from './cot-client';
 import { HEAT_LEGEND, percentileHeat } from './cot-heat';
 import { cotPaths, type CotPaths, type CotVariant } from './cot-paths';
@@ -40,7 +42,7 @@ export function screenerQueryOf(params: URLSearchParams): CotLatestQuery {
 }
 
 /** Clicking a column: the same column flips its order, another one starts at its default order. */
-export function nextSort(current: { sort: CotSortKey; order: SortOrder }, clicked: CotSortKey): { sort: CotSortKey; order: SortOrder } {
+export function nextSort(current: { sort: CotSortKey; order: CotSortOrder }, clicked: CotSortKey): { sort: CotSortKey; order: CotSortOrder } {
   if (current.sort === clicked) return { sort: clicked, order: current.order === 'asc' ? 'desc' : 'asc' };
   return { sort: clicked, order: defaultOrder(clicked) };
 }
@@ -53,7 +55,7 @@ const NET_COLUMNS: readonly { group: NetGroup; sort?: CotSortKey }[] = [
   { group: 'commercial', sort: 'commercialNetPercent' },
 ];
 
-const RANK_SORTS: Readonly<Record<(typeof RANKED_GROUPS)[number], CotSortKey>> = {
+const RANK_SORTS: Readonly<Record<(typeof RANKED_GROUPS_SHOWN)[number], CotSortKey>> = {
   leveraged: 'leveragedPercentileRank',
   assetManager: 'assetManagerPercentileRank',
   commercial: 'commercialPercentileRank',
@@ -61,7 +63,7 @@ const RANK_SORTS: Readonly<Record<(typeof RANKED_GROUPS)[number], CotSortKey>> =
 
 interface SortState {
   sort: CotSortKey;
-  order: SortOrder;
+  order: CotSortOrder;
   onSort: (key: CotSortKey) => void;
 }
 
@@ -90,7 +92,7 @@ export function ProvisionalBadge() {
 }
 
 export function ExtremeBadges({ extremes }: { extremes: CotLatestItem['extremes'] }) {
-  const present = RANKED_GROUPS.filter((group) => extremes[group] !== null);
+  const present = RANKED_GROUPS_SHOWN.filter((group) => extremes[group] !== null);
   if (present.length === 0) return <span className="cot-muted">None</span>;
   return (
     <ul className="cot-badges">
@@ -147,7 +149,7 @@ export function HeatLegend() {
   );
 }
 
-function ScreenerTable({ data, sort, busy, paths }: { data: CotLatest; sort: SortState; busy: boolean; paths: CotPaths }) {
+function ScreenerTable({ data, sort, busy, paths }: { data: CotLatestResponse; sort: SortState; busy: boolean; paths: CotPaths }) {
   return (
     <div className="table-scroll" role="region" aria-label="COT screener" tabIndex={0} aria-busy={busy}>
       <table className="data-table cot-table">
@@ -189,7 +191,7 @@ function ScreenerTable({ data, sort, busy, paths }: { data: CotLatest; sort: Sor
                 </th>
               ),
             )}
-            {RANKED_GROUPS.map((group) => (
+            {RANKED_GROUPS_SHOWN.map((group) => (
               <SortHeader key={group} sortKey={RANK_SORTS[group]} state={sort} label={`${GROUP_LABELS[group]} percentile rank`}>
                 {GROUP_SHORT_LABELS[group]}
               </SortHeader>
@@ -227,7 +229,7 @@ function ScreenerTable({ data, sort, busy, paths }: { data: CotLatest; sort: Sor
                   {formatSignedPercent(item.netPercent[group])}
                 </td>
               ))}
-              {RANKED_GROUPS.map((group) => (
+              {RANKED_GROUPS_SHOWN.map((group) => (
                 <HeatCell key={group} value={item.percentileRank[group]} group={GROUP_LABELS[group]} />
               ))}
               <td>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
-import { messageOf } from '../session/auth-client';
+import { messageOf } from '../accounts/auth-client';
 
 export type CotRequestState<T> =
   | { state: 'loading'; previous: T | null }

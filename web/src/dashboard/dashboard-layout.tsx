@@ -1,8 +1,9 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useAlertCheck } from '../alerts/use-alert-check';
-import { useSession } from '../session/session-provider';
+import { useSession } from '../accounts/session-provider';
 import { DASHBOARD_AREAS } from './dashboard-nav';
+import './dashboard.css';
 
 function linkClass({ isActive }: { isActive: boolean }): string {
   return isActive ? 'dashboard-nav__link dashboard-nav__link--active' : 'dashboard-nav__link';

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AppNotification } from '../notifications/notification-store';
-import { ExchangeTable } from './exchange-table';
-import type { ExchangeView } from './exchanges-client';
-import { NotificationList } from './notification-list';
-import { useNow } from './use-exchanges';
+import { ExchangeTable } from '../market-hours/exchange-table';
+import type { ExchangeView } from '@tickerbell/jobs/market-hours/shapes';
+import { NotificationList } from '../notifications/notification-list';
+import { useNow } from '../market-hours/use-exchanges';
+import './dashboard.css';
 
 const MINUTE = 60_000;
 

@@ -1,11 +1,12 @@
 import { Link } from 'react-router-dom';
 import { useNotifications } from '../notifications/notification-provider';
-import { useSession } from '../session/session-provider';
-import { displayNameOf } from '../session/session-rules';
+import { useSession } from '../accounts/session-provider';
+import { displayNameOf } from '../accounts/session-rules';
 import { DASHBOARD_AREAS } from './dashboard-nav';
-import { ExchangeTable } from './exchange-table';
-import { NotificationList } from './notification-list';
-import { useExchanges, useNow } from './use-exchanges';
+import { ExchangeTable } from '../market-hours/exchange-table';
+import { NotificationList } from '../notifications/notification-list';
+import { useExchanges, useNow } from '../market-hours/use-exchanges';
+import './dashboard.css';
 
 export const OVERVIEW_NOTIFICATION_COUNT = 5;
 

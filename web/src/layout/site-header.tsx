@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
-import { useSession } from '../session/session-provider';
+import { useSession } from '../accounts/session-provider';
 import { HEADER_LINKS, SIGN_IN_PATH, SIGN_UP_PATH } from './site-links';
 import { TickerbellLogo } from './tickerbell-logo';
 import { useHasMounted } from './use-has-mounted';

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { TestProviders, fakeSessionState, signedInSession } from '../../test/providers';
 import { NOTIFICATIONS_STORAGE_KEY } from '../notifications/notification-store';
-import type { SessionState } from '../session/session-provider';
+import type { SessionState } from '../accounts/session-provider';
 import { SiteHeader } from './site-header';
 
 function CurrentPath() {

@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AvatarParticles } from '../background/avatar-particles';
 import { useNotifications } from '../notifications/notification-provider';
-import type { SessionUser } from '../session/auth-client';
-import { useSession } from '../session/session-provider';
-import { displayNameOf, initialOf, subtitleOf } from '../session/session-rules';
+import type { SessionUser } from '../accounts/auth-client';
+import { useSession } from '../accounts/session-provider';
+import { displayNameOf, initialOf, subtitleOf } from '../accounts/session-rules';
 import { ThemeChoiceControl } from '../theme/theme-choice';
 
 function BellIcon() {

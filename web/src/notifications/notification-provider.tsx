@@ -1,13 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { messageOf } from '../session/auth-client';
-import { SessionContext } from '../session/session-provider';
+import { messageOf } from '../accounts/auth-client';
+import { SessionContext } from '../accounts/session-provider';
 import {
   clearServerNotifications,
   fetchServerNotifications,
   markAllServerNotificationsRead,
   markServerNotificationRead,
 } from './notifications-client';
+import type { NotificationType } from '@tickerbell/jobs/notifications/shapes';
 import { playNotificationSound, speakAlert } from './notification-sound';
 import {
   loadStoredNotifications,
@@ -15,7 +16,6 @@ import {
   saveNotifications,
   unreadCount,
   type AppNotification,
-  type NotificationType,
 } from './notification-store';
 import { showNotificationToast, toastsSuppressedOn } from './toasts';
 

@@ -1,5 +1,5 @@
 // Notification sounds and spoken alerts (product spec sections 7, 8 and 9).
-import type { NotificationType } from './notification-store';
+import type { NotificationType } from '@tickerbell/jobs/notifications/shapes';
 
 export const SOUND_ENABLED_KEY = 'soundEnabled';
 export const AUDIO_VOICE_KEY = 'audioVoiceId';

@@ -1,26 +1,22 @@
 // The in-app notification list (product spec sections 3, 4, 5 and 9): at most 50, newest first,
 // read one at a time or all at once, clearable, kept in localStorage under its own key. Pure
 // functions here; the React side is in notification-provider.tsx.
+import { NOTIFICATION_TYPES, type ClientNotification, type NotificationType } from '@tickerbell/jobs/notifications/shapes';
 import { isRecord } from '../api/client';
 
-export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+type OptionalFields<T> = { [K in keyof T]?: Exclude<T[K], null> };
 
-export interface AppNotification {
-  id: string;
-  /** Epoch milliseconds. */
-  timestamp: number;
-  read: boolean;
-  title: string;
-  message: string;
-  type: NotificationType;
-  activityType?: string;
-  exchangeId?: string;
-  symbolId?: string;
-  details?: Record<string, unknown>;
-  /** Known to the server (from GET /api/notifications or the live stream); absent for client-made ones. */
-  synced?: true;
-}
+/**
+ * A notification as the centre keeps it: the api's ClientNotification with the time in epoch
+ * milliseconds and the empty optional fields left out, or one the client made itself.
+ */
+export type AppNotification = Pick<ClientNotification, 'id' | 'read' | 'title' | 'message' | 'type'> &
+  OptionalFields<Pick<ClientNotification, 'activityType' | 'exchangeId' | 'symbolId' | 'details'>> & {
+    /** Epoch milliseconds. */
+    timestamp: number;
+    /** Known to the server (from GET /api/notifications or the live stream); absent for client-made ones. */
+    synced?: true;
+  };
 
 export const MAX_NOTIFICATIONS = 50;
 export const NOTIFICATIONS_STORAGE_KEY = 'tickerbell:notifications';

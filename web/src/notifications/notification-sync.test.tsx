@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { installFetch, removeFetch, type FakeHandler, type FakeReply } from '../../test/fake-fetch';
 import { fakeSessionState, signedInSession } from '../../test/providers';
-import { SessionContext } from '../session/session-provider';
+import { SessionContext } from '../accounts/session-provider';
 import { NotificationProvider, useNotifications } from './notification-provider';
 import { MAX_NOTIFICATIONS, NOTIFICATIONS_STORAGE_KEY, reconcileNotifications, type AppNotification } from './notification-store';
 import { parseServerNotificationPage } from './notifications-client';

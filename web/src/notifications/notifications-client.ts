@@ -1,18 +1,15 @@
 // Calls to the api's notification centre (/api/notifications, built in the market-hours issue).
 // State-changing calls carry the csrf token as the x-csrf-token header, fetched the same way the
-// session calls fetch it (getCsrfToken from session/auth-client).
+// session calls fetch it (getCsrfToken from accounts/auth-client).
+import type { NotificationListResponse } from '@tickerbell/jobs/notifications/shapes';
 import { apiRequest, isRecord } from '../api/client';
-import { sendWithCsrf } from '../session/auth-client';
+import { sendWithCsrf } from '../accounts/auth-client';
 import { parseNotification, type AppNotification } from './notification-store';
 
 export const NOTIFICATIONS_PATH = '/api/notifications';
 
 /** GET /api/notifications: the newest 50, newest first, the unread count and the next page's cursor. */
-export interface ServerNotificationPage {
-  notifications: AppNotification[];
-  unreadCount: number;
-  nextCursor: string | null;
-}
+export type ServerNotificationPage = Omit<NotificationListResponse, 'notifications'> & { notifications: AppNotification[] };
 
 export function parseServerNotificationPage(body: unknown): ServerNotificationPage {
   if (!isRecord(body) || !Array.isArray(body.notifications) || typeof body.unreadCount !== 'number') {

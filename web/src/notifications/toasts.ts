@@ -1,7 +1,7 @@
 // Toast settings from the product spec (sections 4 and 9) and the calls that show toasts.
 // react-toastify is loaded on first use, so anonymous visitors of public pages never download it.
 import type { ToastContainerProps } from 'react-toastify';
-import type { NotificationType } from './notification-store';
+import type { NotificationType } from '@tickerbell/jobs/notifications/shapes';
 
 export const TOAST_AUTO_CLOSE_MS = 4000;
 export const TOAST_LIMIT = 3;

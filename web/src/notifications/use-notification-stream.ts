@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { isRecord } from '../api/client';
 import { parseStreamPrice, publishLivePrice } from '../prices/live-prices';
-import { NOTIFICATION_TYPES, type NotificationType } from './notification-store';
+import { NOTIFICATION_TYPES, type NotificationType } from '@tickerbell/jobs/notifications/shapes';
 import { useNotifications, type NewNotification } from './notification-provider';
 
 export const NOTIFICATION_STREAM_URL = '/api/stream';

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './content-page.css';
 
 export interface ContentSection {
   id: string;

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { ParticleBackground } from '../background/particle-background';
 import { SIGN_UP_PATH } from '../layout/site-links';
 import { CAPABILITY_GROUPS, EXAMPLE_NOTIFICATIONS } from './home-content';
+import './home.css';
 
 function NotificationPreview() {
   return (

@@ -1,5 +1,7 @@
 import { Link } from 'react-router-dom';
 import { SIGN_UP_PATH } from '../layout/site-links';
+import './content-page.css';
+import './pricing.css';
 
 export interface Plan {
   id: 'free' | 'pro' | 'team';

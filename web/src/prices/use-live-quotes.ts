@@ -1,8 +1,8 @@
 // Latest prices of a set of symbols: the quotes endpoint once, then every live price event of
 // those symbols from the stream. Each change records its direction so the row can flash.
 import { useEffect, useState } from 'react';
-import { getQuotes } from '../markets/markets-client';
-import { messageOf } from '../session/auth-client';
+import { getQuotes } from './markets-client';
+import { messageOf } from '../accounts/auth-client';
 import { subscribeLivePrices, type LivePrice } from './live-prices';
 
 export interface LiveQuote {

@@ -1,6 +1,6 @@
 // Installed-app detection and tracking (product spec sections 4 and 7).
 import { isRecord } from '../api/client';
-import { sendWithCsrf } from '../session/auth-client';
+import { sendWithCsrf } from '../accounts/auth-client';
 
 export const PWA_INSTALL_PATH = '/api/user/pwa-install';
 /** Remembers that this browser already reported its install, so it is sent once. */

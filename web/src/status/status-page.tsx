@@ -7,6 +7,7 @@ import {
   type ComponentStatus,
   type StatusSummary,
 } from './status-summary';
+import './status.css';
 
 export const STATUS_REFRESH_MS = 30_000;
 

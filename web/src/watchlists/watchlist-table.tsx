@@ -13,18 +13,18 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { Link } from 'react-router-dom';
-import { changeDirection, formatChangePercent, formatPrice } from '../markets/markets-client';
+import { changeDirection, formatChangePercent, formatPrice } from '../prices/markets-client';
 import type { LiveQuote } from '../prices/use-live-quotes';
 import { chartPath } from '../charts/chart-paths';
-import type { WatchlistItem } from './watchlists-client';
+import type { WatchlistItemView } from '@tickerbell/jobs/watchlists/shapes';
 
 interface WatchlistTableProps {
   listName: string;
-  items: readonly WatchlistItem[];
+  items: readonly WatchlistItemView[];
   quotes: ReadonlyMap<string, LiveQuote>;
   /** Moves the item at `from` to `to` (the page applies it at once and saves it). */
   onMove: (from: number, to: number) => void;
-  onRemove: (item: WatchlistItem) => void;
+  onRemove: (item: WatchlistItemView) => void;
   busyItemId: number | null;
 }
 
@@ -33,7 +33,7 @@ function changeClass(change: string | null): string {
   return direction > 0 ? 'price-change price-change--up' : direction < 0 ? 'price-change price-change--down' : 'price-change';
 }
 
-function WatchlistRow({ item, quote, onRemove, busy }: { item: WatchlistItem; quote: LiveQuote | undefined; onRemove: () => void; busy: boolean }) {
+function WatchlistRow({ item, quote, onRemove, busy }: { item: WatchlistItemView; quote: LiveQuote | undefined; onRemove: () => void; busy: boolean }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: item.id });
   const style = { transform: CSS.Translate.toString(transform), transition };
   const flashClass = quote?.flash ? ` price--flash-${quote.flash}` : '';

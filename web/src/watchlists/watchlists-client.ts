@@ -1,24 +1,14 @@
 // The watchlists api (/api/watchlists): lists with ordered items, reorder, CSV import/export.
 // Every change goes through sendWithCsrf (the session's csrf token as x-csrf-token).
 import { apiRequest, isRecord } from '../api/client';
-import { sendWithCsrf } from '../session/auth-client';
-
-export interface WatchlistItem {
-  id: number;
-  symbol: string;
-  name: string;
-  type: string;
-  order: number;
-}
-
-export interface Watchlist {
-  id: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  /** In the list's order. */
-  items: WatchlistItem[];
-}
+import {
+  WATCHLIST_NAME_MAX,
+  type WatchlistImportResult,
+  type WatchlistItemAdded,
+  type WatchlistItemView,
+  type WatchlistView,
+} from '@tickerbell/jobs/watchlists/shapes';
+import { sendWithCsrf } from '../accounts/auth-client';
 
 function fail(where: string, expected: string): never {
   throw new TypeError(`${where}: expected ${expected}`);
@@ -31,7 +21,7 @@ function idOf(value: unknown, where: string): number {
   return id;
 }
 
-function parseItem(value: unknown, where: string): WatchlistItem {
+function parseItem(value: unknown, where: string): WatchlistItemView {
   if (!isRecord(value)) fail(where, 'an object');
   const { symbol, name, type, order } = value;
   if (typeof symbol !== 'string') fail(`${where}.symbol`, 'text');
@@ -44,7 +34,7 @@ function parseItem(value: unknown, where: string): WatchlistItem {
   };
 }
 
-export function parseWatchlist(value: unknown, where = 'watchlist'): Watchlist {
+export function parseWatchlist(value: unknown, where = 'watchlist'): WatchlistView {
   if (!isRecord(value)) fail(where, 'an object');
   const { name, createdAt, updatedAt, items } = value;
   if (typeof name !== 'string') fail(`${where}.name`, 'text');
@@ -60,22 +50,19 @@ export function parseWatchlist(value: unknown, where = 'watchlist'): Watchlist {
 }
 
 /** `{ watchlists: [...] }` as api/src/watchlists answers; a bare list or `{ items }` is read too. */
-export function parseWatchlists(body: unknown): Watchlist[] {
+export function parseWatchlists(body: unknown): WatchlistView[] {
   const list = Array.isArray(body) ? body : isRecord(body) ? (body.watchlists ?? body.items) : undefined;
   if (!Array.isArray(list)) fail('watchlists', 'a list');
   return list.map((value: unknown, index) => parseWatchlist(value, `watchlists[${index}]`));
 }
 
 /** A single watchlist, bare or wrapped as `{ watchlist }`. */
-function parseOneWatchlist(body: unknown): Watchlist {
+function parseOneWatchlist(body: unknown): WatchlistView {
   return parseWatchlist(isRecord(body) && isRecord(body.watchlist) ? body.watchlist : body);
 }
 
-/** An added item: `{ item, watchlist }` (the list as stored now), or the bare item. */
-export interface AddedItem {
-  item: WatchlistItem;
-  watchlist: Watchlist | null;
-}
+/** An added item: `{ item, watchlist }` (the list as stored now, WatchlistItemAdded), or the bare item. */
+export type AddedItem = Omit<WatchlistItemAdded, 'watchlist'> & { watchlist: WatchlistView | null };
 
 function parseAddedItem(body: unknown): AddedItem {
   if (isRecord(body) && isRecord(body.item)) {
@@ -85,11 +72,7 @@ function parseAddedItem(body: unknown): AddedItem {
 }
 
 /** An import: the new list and how many rows it took (`{ watchlist, imported, duplicates }`). */
-export interface ImportedWatchlist {
-  watchlist: Watchlist;
-  imported: number | null;
-  duplicates: number | null;
-}
+export type ImportedWatchlist = Pick<WatchlistImportResult, 'watchlist'> & { imported: number | null; duplicates: number | null };
 
 function parseImported(body: unknown): ImportedWatchlist {
   const count = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
@@ -108,15 +91,15 @@ function watchlistPath(id: number): string {
   return `${WATCHLISTS_PATH}/${id}`;
 }
 
-export function getWatchlists(signal?: AbortSignal): Promise<Watchlist[]> {
+export function getWatchlists(signal?: AbortSignal): Promise<WatchlistView[]> {
   return apiRequest(WATCHLISTS_PATH, { signal, parse: parseWatchlists });
 }
 
-export function createWatchlist(name: string): Promise<Watchlist> {
+export function createWatchlist(name: string): Promise<WatchlistView> {
   return sendWithCsrf(WATCHLISTS_PATH, { method: 'POST', body: { name }, parse: parseOneWatchlist });
 }
 
-export function renameWatchlist(id: number, name: string): Promise<Watchlist> {
+export function renameWatchlist(id: number, name: string): Promise<WatchlistView> {
   return sendWithCsrf(watchlistPath(id), { method: 'PATCH', body: { name }, parse: parseOneWatchlist });
 }
 
@@ -152,11 +135,11 @@ export function importWatchlist(name: string, csv: string): Promise<ImportedWatc
 /** A list name from an uploaded file's name: "crypto majors.csv" -> "crypto majors". */
 export function watchlistNameOfFile(fileName: string): string {
   const base = fileName.replace(/\.csv$/i, '').trim();
-  return (base === '' ? 'Imported watchlist' : base).slice(0, 100);
+  return (base === '' ? 'Imported watchlist' : base).slice(0, WATCHLIST_NAME_MAX);
 }
 
 /** The list with `items` moved from index `from` to `to`, orders renumbered. */
-export function moveItem(items: readonly WatchlistItem[], from: number, to: number): WatchlistItem[] {
+export function moveItem(items: readonly WatchlistItemView[], from: number, to: number): WatchlistItemView[] {
   const next = [...items];
   const [moved] = next.splice(from, 1);
   if (moved === undefined) return [...items];

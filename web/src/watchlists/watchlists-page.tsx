@@ -3,11 +3,12 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import type { MarketSummary } from '../markets/markets-client';
-import { SymbolSearch } from '../markets/symbol-search';
+import type { MarketView } from '@tickerbell/jobs/prices/shapes';
+import { WATCHLIST_NAME_MAX, type WatchlistItemView, type WatchlistView } from '@tickerbell/jobs/watchlists/shapes';
+import { SymbolSearch } from '../prices/symbol-search';
 import { SimulatedBadge } from '../prices/simulated-badge';
 import { useLiveQuotes } from '../prices/use-live-quotes';
-import { messageOf } from '../session/auth-client';
+import { messageOf } from '../accounts/auth-client';
 import { WatchlistTable } from './watchlist-table';
 import {
   addWatchlistItem,
@@ -22,16 +23,14 @@ import {
   reorderWatchlist,
   watchlistNameOfFile,
   type ImportedWatchlist,
-  type Watchlist,
-  type WatchlistItem,
 } from './watchlists-client';
 import './watchlists.css';
 
-type Loaded = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; lists: Watchlist[] };
+type Loaded = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; lists: WatchlistView[] };
 type Feedback = { kind: 'error' | 'success'; text: string } | null;
 
 /** The selected list: `?list=<id>` when it exists, else the first. */
-function selectedOf(lists: readonly Watchlist[], param: string | null): Watchlist | undefined {
+function selectedOf(lists: readonly WatchlistView[], param: string | null): WatchlistView | undefined {
   return lists.find((list) => String(list.id) === param) ?? lists[0];
 }
 
@@ -60,13 +59,13 @@ export function WatchlistsPage() {
   const selected = selectedOf(lists, params.get('list'));
 
   const select = (id: number): void => setParams({ list: String(id) }, { replace: true });
-  const updateLists = (change: (lists: Watchlist[]) => Watchlist[]): void =>
+  const updateLists = (change: (lists: WatchlistView[]) => WatchlistView[]): void =>
     setLoaded((current) => (current.state === 'ready' ? { state: 'ready', lists: change(current.lists) } : current));
-  const updateList = (id: number, change: (list: Watchlist) => Watchlist): void =>
+  const updateList = (id: number, change: (list: WatchlistView) => WatchlistView): void =>
     updateLists((current) => current.map((list) => (list.id === id ? change(list) : list)));
   const fail = (what: string, error: unknown): void => setFeedback({ kind: 'error', text: `${what}: ${messageOf(error)}` });
 
-  const onCreated = (list: Watchlist, text: string): void => {
+  const onCreated = (list: WatchlistView, text: string): void => {
     updateLists((current) => [...current, list]);
     select(list.id);
     setFeedback({ kind: 'success', text });
@@ -140,7 +139,7 @@ export function WatchlistsPage() {
   );
 }
 
-function NewWatchlistForm({ onCreated, onError }: { onCreated: (list: Watchlist) => void; onError: (error: unknown) => void }) {
+function NewWatchlistForm({ onCreated, onError }: { onCreated: (list: WatchlistView) => void; onError: (error: unknown) => void }) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const onSubmit = async (event: FormEvent): Promise<void> => {
@@ -160,7 +159,7 @@ function NewWatchlistForm({ onCreated, onError }: { onCreated: (list: Watchlist)
     <form className="form watchlists__form" aria-label="New watchlist" onSubmit={(event) => void onSubmit(event)}>
       <label className="form-field">
         <span className="form-field__label">New list name</span>
-        <input className="form-field__input" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} required />
+        <input className="form-field__input" value={name} maxLength={WATCHLIST_NAME_MAX} onChange={(event) => setName(event.target.value)} required />
       </label>
       <button type="submit" className="button button--primary" disabled={busy || name.trim() === ''}>
         {busy ? 'Creating…' : 'Create list'}
@@ -198,8 +197,8 @@ function ImportWatchlist({ onImported, onError }: { onImported: (result: Importe
 }
 
 interface WatchlistPanelProps {
-  list: Watchlist;
-  onChange: (change: (list: Watchlist) => Watchlist) => void;
+  list: WatchlistView;
+  onChange: (change: (list: WatchlistView) => WatchlistView) => void;
   onDeleted: () => void;
   setFeedback: (feedback: Feedback) => void;
 }
@@ -209,13 +208,13 @@ function WatchlistPanel({ list, onChange, onDeleted, setFeedback }: WatchlistPan
   const [busyItemId, setBusyItemId] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
   // Saves of the order run one after another; a failure rolls back to the last saved order.
-  const savedOrder = useRef<WatchlistItem[]>(list.items);
+  const savedOrder = useRef<WatchlistItemView[]>(list.items);
   const saving = useRef<Promise<void>>(Promise.resolve());
   const simulated = [...quotes.values()].some((quote) => quote.quote.simulated);
 
   const fail = (what: string, error: unknown): void => setFeedback({ kind: 'error', text: `${what}: ${messageOf(error)}` });
 
-  const onAdd = async (market: MarketSummary): Promise<void> => {
+  const onAdd = async (market: MarketView): Promise<void> => {
     if (list.items.some((item) => item.symbol === market.symbol)) {
       setFeedback({ kind: 'error', text: `${market.symbol} is already on “${list.name}”.` });
       return;
@@ -235,7 +234,7 @@ function WatchlistPanel({ list, onChange, onDeleted, setFeedback }: WatchlistPan
     }
   };
 
-  const onRemove = async (item: WatchlistItem): Promise<void> => {
+  const onRemove = async (item: WatchlistItemView): Promise<void> => {
     setBusyItemId(item.id);
     try {
       await removeWatchlistItem(list.id, item.id);
@@ -327,7 +326,7 @@ function WatchlistHeader({ list, onChange, onDeleted, setFeedback }: WatchlistPa
         <form className="form form--inline" aria-label="Rename watchlist" onSubmit={(event) => void onRename(event)}>
           <label className="form-field">
             <span className="form-field__label">List name</span>
-            <input className="form-field__input" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} required autoFocus />
+            <input className="form-field__input" value={name} maxLength={WATCHLIST_NAME_MAX} onChange={(event) => setName(event.target.value)} required autoFocus />
           </label>
           <button type="submit" className="button button--primary" disabled={busy || name.trim() === ''}>
             Save name

@@ -1,18 +1,13 @@
 import type { Command } from 'commander';
-import { User, type UserRole } from '@tickerbell/entities';
+import type { UserRole } from '@tickerbell/entities';
+import { setUserRole } from '@tickerbell/jobs/accounts';
 import { CliError } from './cli-error';
 import type { CliContext, CliIo } from './main';
 
 async function setRole(context: CliContext, email: string, role: UserRole): Promise<{ id: number; email: string }> {
-  const db = await context.db();
-  const user = await db
-    .getRepository(User)
-    .createQueryBuilder('u')
-    .where('lower(u.email) = lower(:email)', { email: email.trim() })
-    .getOne();
+  const user = await setUserRole(await context.db(), email, role);
   if (!user) throw new CliError(`No user with the email ${email}`);
-  await db.getRepository(User).update({ id: user.id }, { role });
-  return { id: user.id, email: user.email };
+  return user;
 }
 
 /** `users promote|demote <email>`: the site-wide admin role (bull-board, admin API). */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   COT_LOOKBACKS,
@@ -12,7 +12,7 @@ import {
   openCotFile,
   recomputeCotAnalyticsFor,
   type CotImportCounts,
-} from '@tickerbell/jobs';
+} from '@tickerbell/jobs/cot';
 import { CliError } from './cli-error';
 import type { CliContext, CliIo } from './main';
 
@@ -57,6 +57,12 @@ export function registerCotCommands(program: Command, context: () => CliContext,
       } catch (error) {
         if (error instanceof CotParseError) throw new CliError(`${path}: ${error.message}`);
         throw error;
+      }
+      // A header and nothing else (or an empty list of API rows): nothing was written, and saying
+      // "0 inserted" with success would pass for an import.
+      if (result.rows === 0) {
+        const what = extname(path).toLowerCase() === '.json' ? 'an empty list of rows' : 'a header line and no rows';
+        throw new CliError(`${path}: no report rows to import (the file has ${what}); nothing was written`);
       }
       const range = result.reportDates.length ? `${result.reportDates[0]} .. ${result.reportDates[result.reportDates.length - 1]}` : 'none';
       out(`rows: ${result.rows}; reports ${range}`);

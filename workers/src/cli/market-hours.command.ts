@@ -10,7 +10,7 @@ import {
   sessionToJson,
   sessionsBetween,
   type ExchangeCalendar,
-} from '@tickerbell/jobs';
+} from '@tickerbell/jobs/market-hours';
 import { CliError } from './cli-error';
 import type { CliContext, CliIo } from './main';
 

@@ -1,0 +1,57 @@
+import { alertIdParamSchema, alertListQuerySchema, alertLogsQuerySchema, createAlertBodySchema, patchAlertBodySchema } from '@tickerbell/jobs/alerts';
+import { defineRouteTable } from '../http/route-table';
+
+export const alertsRouteTable = defineRouteTable('alerts', [
+  {
+    method: 'GET',
+    path: '/api/alerts',
+    summary: "The user's alerts, newest first (filter by active and symbol; before = the last id seen)",
+    auth: 'user',
+    query: alertListQuerySchema,
+    body: 'none',
+    response: 'json',
+    example: { query: { active: 'true', symbol: 'BTCUSDT', limit: '50' } },
+  },
+  {
+    method: 'POST',
+    path: '/api/alerts',
+    summary: 'Creates an alert (price or technical condition, frequency, deliveries)',
+    auth: 'user',
+    body: { json: createAlertBodySchema },
+    response: 'json',
+    example: { body: { name: 'BTC above 100k', symbol: 'BTCUSDT', condition: { type: 'crossing_up', value: '100000' }, frequency: 'once' } },
+  },
+  { method: 'GET', path: '/api/alerts/:id', summary: 'One alert', auth: 'user', params: alertIdParamSchema, ids: { id: 'alert' }, body: 'none', response: 'json' },
+  {
+    method: 'PATCH',
+    path: '/api/alerts/:id',
+    summary: 'Changes an alert (null clears a nullable field)',
+    auth: 'user',
+    params: alertIdParamSchema,
+    ids: { id: 'alert' },
+    body: { json: patchAlertBodySchema },
+    response: 'json',
+    example: { body: { name: 'BTC above 110k', condition: { type: 'crossing_up', value: '110000' } } },
+  },
+  { method: 'DELETE', path: '/api/alerts/:id', summary: 'Deletes an alert', auth: 'user', params: alertIdParamSchema, ids: { id: 'alert' }, body: 'none', response: 'empty' },
+  {
+    method: 'GET',
+    path: '/api/alerts/:id/logs',
+    summary: "An alert's firings, newest first",
+    auth: 'user',
+    params: alertIdParamSchema,
+    ids: { id: 'alert' },
+    query: alertLogsQuerySchema,
+    body: 'none',
+    response: 'json',
+    example: { query: { limit: '20' } },
+  },
+  {
+    method: 'POST',
+    path: '/api/alerts/crypto/check',
+    summary: "The spec's polling endpoint: the signed-in user's firings no client has picked up yet (a body's userId is ignored)",
+    auth: 'user',
+    body: 'none',
+    response: 'json',
+  },
+]);

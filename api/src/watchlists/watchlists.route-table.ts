@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineRouteTable, pathIdSchema } from '../http/route-table';
+import { importJsonBody, importQuery, nameBody, orderBody, symbolBody } from './watchlists.routes';
+
+const listParams = z.object({ id: pathIdSchema });
+const itemParams = z.object({ id: pathIdSchema, itemId: pathIdSchema });
+
+export const watchlistsRouteTable = defineRouteTable('watchlists', [
+  { method: 'GET', path: '/api/watchlists', summary: "The user's watchlists", auth: 'user', body: 'none', response: 'json' },
+  { method: 'POST', path: '/api/watchlists', summary: 'Creates a watchlist', auth: 'user', body: { json: nameBody }, response: 'json', example: { body: { name: 'Majors' } } },
+  {
+    method: 'POST',
+    path: '/api/watchlists/import',
+    summary: 'Creates a watchlist from a CSV of symbols (a text/csv body with ?name=, or JSON { name, csv })',
+    auth: 'user',
+    query: importQuery,
+    body: { json: importJsonBody, csv: true },
+    response: 'json',
+    example: { body: { name: 'Imported', csv: 'symbol\nBTCUSDT\nETHUSDT\n' } },
+  },
+  { method: 'GET', path: '/api/watchlists/:id', summary: 'A watchlist and its items with prices', auth: 'user', params: listParams, ids: { id: 'watchlist' }, body: 'none', response: 'json' },
+  {
+    method: 'PATCH',
+    path: '/api/watchlists/:id',
+    summary: 'Renames a watchlist',
+    auth: 'user',
+    params: listParams,
+    ids: { id: 'watchlist' },
+    body: { json: nameBody },
+    response: 'json',
+    example: { body: { name: 'Renamed' } },
+  },
+  { method: 'DELETE', path: '/api/watchlists/:id', summary: 'Deletes a watchlist', auth: 'user', params: listParams, ids: { id: 'watchlist' }, body: 'none', response: 'empty' },
+  {
+    method: 'POST',
+    path: '/api/watchlists/:id/items',
+    summary: 'Adds a symbol at the end',
+    auth: 'user',
+    params: listParams,
+    ids: { id: 'watchlist' },
+    body: { json: symbolBody },
+    response: 'json',
+    example: { body: { symbol: 'SOLUSDT' } },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/watchlists/:id/items/:itemId',
+    summary: 'Removes an item',
+    auth: 'user',
+    params: itemParams,
+    ids: { id: 'watchlist', itemId: 'watchlist-item' },
+    body: 'none',
+    response: 'json',
+  },
+  {
+    method: 'PUT',
+    path: '/api/watchlists/:id/order',
+    summary: "Reorders the items (every item id of the list, in the new order)",
+    auth: 'user',
+    params: listParams,
+    ids: { id: 'watchlist', itemIds: 'watchlist-item' },
+    body: { json: orderBody },
+    response: 'json',
+    example: { body: { itemIds: [2, 1] } },
+  },
+  {
+    method: 'POST',
+    path: '/api/watchlists/:id/import',
+    summary: 'Appends the symbols of a CSV (a text/csv body, or JSON { csv })',
+    auth: 'user',
+    params: listParams,
+    ids: { id: 'watchlist' },
+    query: importQuery,
+    body: { json: importJsonBody, csv: true },
+    response: 'json',
+    example: { body: { csv: 'symbol\nBNBUSDT\n' } },
+  },
+  {
+    method: 'GET',
+    path: '/api/watchlists/:id/export.csv',
+    summary: 'A watchlist as CSV',
+    auth: 'user',
+    params: listParams,
+    ids: { id: 'watchlist' },
+    body: 'none',
+    response: 'csv',
+  },
+]);

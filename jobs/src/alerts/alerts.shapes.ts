@@ -1,0 +1,201 @@
+// HTTP shapes of the alerts domain (/api/alerts): the condition rules, the limits of every field,
+// and the alert, log and check bodies. Plain types and constants with no runtime imports (except
+// other *.shapes.ts): the web client imports this file as `@tickerbell/jobs/alerts/shapes`, and
+// the server's zod schemas (alert-conditions.ts, alert-input.ts) are built from it. Meanings in
+// docs/alerts.md.
+import type { CandleInterval } from '../prices/prices.shapes';
+
+// ---- Conditions ----
+
+export const PRICE_LEVEL_CONDITIONS = ['crossing', 'crossing_up', 'crossing_down', 'greater_than', 'less_than'] as const;
+export const CHANNEL_CONDITIONS = ['entering_channel', 'exiting_channel', 'inside_channel', 'outside_channel'] as const;
+export const MOVING_CONDITIONS = ['moving_up', 'moving_down'] as const;
+export const MOVING_PERCENT_CONDITIONS = ['moving_up_percent', 'moving_down_percent'] as const;
+export const RSI_CONDITIONS = ['rsi_above', 'rsi_below'] as const;
+export const TECHNICAL_CONDITIONS = [...RSI_CONDITIONS, 'price_crossing_ma', 'ma_crossover', 'macd_signal_cross'] as const;
+export const ALERT_CONDITION_TYPES = [
+  ...PRICE_LEVEL_CONDITIONS,
+  ...CHANNEL_CONDITIONS,
+  ...MOVING_CONDITIONS,
+  ...MOVING_PERCENT_CONDITIONS,
+  ...TECHNICAL_CONDITIONS,
+] as const;
+
+export type PriceLevelConditionType = (typeof PRICE_LEVEL_CONDITIONS)[number];
+export type ChannelConditionType = (typeof CHANNEL_CONDITIONS)[number];
+export type MovingConditionType = (typeof MOVING_CONDITIONS)[number];
+export type MovingPercentConditionType = (typeof MOVING_PERCENT_CONDITIONS)[number];
+export type RsiConditionType = (typeof RSI_CONDITIONS)[number];
+export type TechnicalConditionType = (typeof TECHNICAL_CONDITIONS)[number];
+
+/** Moving averages of price_crossing_ma and ma_crossover. */
+export const MA_KINDS = ['sma', 'ema'] as const;
+export type MaKind = (typeof MA_KINDS)[number];
+/** Which way a crossing counts. */
+export const CROSS_DIRECTIONS = ['up', 'down', 'any'] as const;
+export type CrossDirection = (typeof CROSS_DIRECTIONS)[number];
+
+/** Thresholds are positive decimal strings that fit numeric(30,10): at most 20 digits, 10 decimals. */
+export const DECIMAL_PATTERN = /^\d{1,20}(\.\d{1,10})?$/;
+/** The window of moving conditions, in minutes (one day at most: history is kept in memory per symbol). */
+export const WINDOW_MINUTES = { min: 1, max: 1440 } as const;
+/** Periods of RSI, moving averages and MACD, in bars. */
+export const PERIOD_BARS = { min: 2, max: 500 } as const;
+/** RSI levels lie strictly between these. */
+export const RSI_LEVEL_BOUNDS = { above: 0, below: 100 } as const;
+/** What the server fills in when a condition leaves a parameter out. */
+export const CONDITION_DEFAULTS = { rsiPeriod: 14, ma: 'sma', direction: 'any', macd: { fast: 12, slow: 26, signal: 9 } } as const;
+
+export type PriceCondition =
+  | { type: PriceLevelConditionType; value: string }
+  | { type: ChannelConditionType; low: string; high: string }
+  | { type: MovingConditionType; amount: string; minutes: number }
+  | { type: MovingPercentConditionType; percent: string; minutes: number };
+
+export type TechnicalCondition =
+  | { type: RsiConditionType; level: number; period: number }
+  | { type: 'price_crossing_ma'; ma: MaKind; period: number; direction: CrossDirection }
+  | { type: 'ma_crossover'; ma: MaKind; fast: number; slow: number; direction: CrossDirection }
+  | { type: 'macd_signal_cross'; fast: number; slow: number; signal: number; direction: CrossDirection };
+
+/** A condition as stored and answered (defaults applied). */
+export type AlertCondition = PriceCondition | TechnicalCondition;
+export type AlertConditionType = AlertCondition['type'];
+
+// ---- Trigger rules ----
+
+/** docs/alerts.md, "Trigger frequency". */
+export const TRIGGER_FREQUENCIES = ['once', 'once_per_day', 'every_time'] as const;
+export type TriggerFrequency = (typeof TRIGGER_FREQUENCIES)[number];
+/** Cooldown of every_time alerts, in seconds (one day at most). */
+export const COOLDOWN_SECONDS = { default: 60, max: 86_400 } as const;
+/** Bar interval of a technical alert when the client names none. */
+export const DEFAULT_TECHNICAL_INTERVAL: CandleInterval = '1h';
+
+// ---- Fields and pages ----
+
+export const ALERT_NAME_MAX = 100;
+export const ALERT_SYMBOL_MAX = 30;
+export const AUDIO_MESSAGE_MAX = 500;
+export const AUDIO_VOICE_ID_MAX = 100;
+export const WEBHOOK_URL_MAX = 2000;
+export const WEBHOOK_SECRET_LENGTH = { min: 16, max: 128 } as const;
+
+/** GET /api/alerts?limit=: 100 by default, 200 at most. */
+export const ALERTS_PAGE_SIZE = 100;
+export const ALERTS_MAX_PAGE_SIZE = 200;
+/** GET /api/alerts/:id/logs?limit=: 50 by default, 200 at most. */
+export const ALERT_LOGS_PAGE_SIZE = 50;
+export const ALERT_LOGS_MAX_PAGE_SIZE = 200;
+
+// ---- Bodies ----
+
+/** An alert as its owner reads it (every answer of /api/alerts that holds one). */
+export interface ClientAlert {
+  id: number;
+  name: string;
+  symbol: string;
+  marketType: string;
+  /** The validated condition, type included (AlertCondition). */
+  condition: Record<string, unknown>;
+  /** Bar interval of a technical condition; null for price conditions. */
+  interval: string | null;
+  frequency: string;
+  cooldownSeconds: number;
+  expiresAt: string | null;
+  isActive: boolean;
+  useAudio: boolean;
+  audioMessage: string | null;
+  audioVoiceId: string | null;
+  notifyPush: boolean;
+  notifyEmail: boolean;
+  webhookUrl: string | null;
+  /** Shown to the owner only (every alert route is scoped to the owner): they configure the receiver with it. */
+  webhookSecret: string | null;
+  lastTriggered: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One firing of an alert, as its owner reads it. */
+export interface ClientAlertLog {
+  /** bigint, as a string. */
+  id: string;
+  triggeredAt: string;
+  /** The market value that triggered it (decimal string, exact). */
+  value: string;
+  message: string | null;
+  wasNotified: boolean;
+  /** null (no webhook), pending, delivered, failed. */
+  webhookStatus: string | null;
+  webhookAttempts: number;
+  /** Why the last webhook attempt failed (the owner debugs their receiver with it). */
+  webhookLastError: string | null;
+}
+
+/** One entry of POST /api/alerts/crypto/check (the spec's shape plus logId and triggeredAt). */
+export interface CheckedAlert {
+  /** The alert's id. */
+  id: number;
+  name: string;
+  message: string;
+  symbol: string;
+  /** The condition type (crossing_up, greater_than, ...). */
+  condition: string;
+  /** The alert's threshold. */
+  value: number;
+  /** The price that triggered it. */
+  currentPrice: number;
+  useAudio: boolean;
+  audioMessage: string | null;
+  /** Extra: the voice to speak audioMessage with. */
+  audioVoiceId: string | null;
+  /** The firing (alert_logs id): the client dedupes spoken alerts by it. */
+  logId: string;
+  triggeredAt: string;
+}
+
+/** GET /api/alerts: newest first; `nextBefore` is the `before` of the next page, null on the last. */
+export interface AlertListResponse {
+  alerts: ClientAlert[];
+  nextBefore: string | null;
+}
+
+/** GET /api/alerts/:id/logs */
+export interface AlertLogListResponse {
+  logs: ClientAlertLog[];
+  nextBefore: string | null;
+}
+
+/** POST /api/alerts (201), PATCH /api/alerts/:id */
+export interface AlertResponse {
+  alert: ClientAlert;
+}
+
+/** POST /api/alerts/crypto/check */
+export interface AlertCheckResponse {
+  triggeredAlerts: CheckedAlert[];
+}
+
+/** POST /api/alerts: name, symbol and condition; everything else has a default. */
+export interface CreateAlertRequest {
+  name: string;
+  symbol: string;
+  condition: AlertCondition;
+  /** Technical conditions only; 1h when left out. */
+  interval?: CandleInterval;
+  frequency?: TriggerFrequency;
+  cooldownSeconds?: number;
+  expiresAt?: string | null;
+  isActive?: boolean;
+  useAudio?: boolean;
+  audioMessage?: string | null;
+  audioVoiceId?: string | null;
+  notifyPush?: boolean;
+  notifyEmail?: boolean;
+  webhookUrl?: string | null;
+  webhookSecret?: string | null;
+}
+
+/** PATCH /api/alerts/:id: any of the fields; null clears a nullable one. */
+export type PatchAlertRequest = Partial<CreateAlertRequest>;

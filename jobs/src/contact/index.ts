@@ -1,0 +1,1 @@
+export { saveContactMessage } from './contact.store';

@@ -1,0 +1,86 @@
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import type { JobQueues } from '../runtime/job-queues';
+import { latestPrices, type LatestPrice } from './latest-prices.store';
+import { CHART_BARS, requestBarsBackfill } from './price-backfill';
+import { CANDLE_INTERVALS, type CandleInterval } from './price-source';
+import { findMarketBySymbol, storedBars } from './prices.store';
+import type { MarketBars } from './prices.shapes';
+
+/**
+ * What the public market data endpoints (/api/markets*) accept and answer: the markets reference
+ * table, latest quotes from Redis, stored bars from price_bars.
+ */
+
+/** The market types the seed and the price sources know. */
+export const MARKET_TYPES = ['crypto', 'stock', 'etf', 'index', 'forex', 'futures', 'commodity'] as const;
+
+/** `q=&type=&limit=` of the markets search. */
+export const marketSearchQuerySchema = z
+  .object({
+    q: z.string().trim().max(50).optional(),
+    type: z.enum(MARKET_TYPES).optional(),
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+  })
+  .strict();
+export type MarketSearchQuery = z.infer<typeof marketSearchQuerySchema>;
+
+export const MAX_QUOTE_SYMBOLS = 100;
+export const MAX_BARS = 1000;
+
+const symbolSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(30)
+  .regex(/^[A-Za-z0-9^._=-]+$/, 'letters, digits and ^ . _ = -')
+  .transform((s) => s.toUpperCase());
+
+/** `symbols=A,B` (at most 100, duplicates dropped). */
+export const marketQuotesQuerySchema = z
+  .object({
+    symbols: z
+      .string()
+      .min(1)
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(symbolSchema).min(1).max(MAX_QUOTE_SYMBOLS, `at most ${MAX_QUOTE_SYMBOLS} symbols`))
+      .transform((symbols) => [...new Set(symbols)]),
+  })
+  .strict();
+
+export const marketBarsParamsSchema = z.object({ symbol: symbolSchema });
+export const marketBarsQuerySchema = z
+  .object({
+    interval: z.enum(CANDLE_INTERVALS).default(CHART_BARS.interval),
+    limit: z.coerce.number().int().min(1).max(MAX_BARS).default(CHART_BARS.limit),
+  })
+  .strict();
+
+/** The latest stored quotes of the symbols, in the order asked; symbols without one are left out. */
+export async function marketQuotes(redis: Redis, prefix: string, symbols: readonly string[]): Promise<LatestPrice[]> {
+  const latest = await latestPrices(redis, prefix, symbols);
+  return symbols.flatMap((s) => {
+    const quote = latest.get(s);
+    return quote ? [quote] : [];
+  });
+}
+
+export type { MarketBars } from './prices.shapes';
+
+/**
+ * The last `limit` stored bars of a market, oldest first (null for an unknown symbol). When fewer
+ * are stored, a backfill is queued (once per symbol, interval and day) and the stored ones are
+ * answered at once: the request never waits on a job.
+ */
+export async function marketBars(
+  deps: { dataSource: DataSource; queues: JobQueues; now: Date },
+  symbol: string,
+  query: { interval: CandleInterval; limit: number },
+): Promise<MarketBars | null> {
+  const market = await findMarketBySymbol(deps.dataSource, symbol);
+  if (!market) return null;
+  const { bars, simulated } = await storedBars(deps.dataSource, market.id, query.interval, query.limit);
+  if (bars.length < query.limit) await requestBarsBackfill(deps.queues, market.symbol, query.interval, query.limit, deps.now);
+  return { symbol: market.symbol, interval: query.interval, simulated, bars };
+}

@@ -1,0 +1,43 @@
+import { defineDomain } from '../runtime/domain';
+import type { BarDemandProvider } from './price-demand';
+import { lastKnownPrices } from './price-poll';
+import { pricesEnvSchema, priceSourcesFromConfig, type PriceSources } from './prices.config';
+import { createPricesHandlers } from './prices.processor';
+import { PRICES_SCHEDULES } from './prices.schedules';
+
+/** What the consumers of prices need of the poll, given by whoever assembles the domains (prices never import them). */
+export interface PricesConsumers {
+  /** The bars they evaluate on (the alerts' technical conditions). */
+  barDemand: readonly BarDemandProvider[];
+}
+
+/**
+ * Prices in the workers. The sources are built once per start, on the first job (the simulated
+ * walk anchors at the last prices in Redis, which needs a job's connection), and then kept: the
+ * walk carries on from poll to poll.
+ */
+export function createPricesDomain(consumers: PricesConsumers) {
+  return defineDomain({
+    name: 'prices',
+    env: pricesEnvSchema,
+    schedules: PRICES_SCHEDULES,
+    start(config) {
+      let sources: Promise<PriceSources> | undefined;
+      const handlers = createPricesHandlers({
+        sources: (context) =>
+          (sources ??= (async () => {
+            const lastPrices =
+              config.PRICES_SOURCE === 'simulated'
+                ? await lastKnownPrices({ dataSource: context.dataSource, redis: context.redis, prefix: context.queues.prefix })
+                : {};
+            return priceSourcesFromConfig(config, { clock: context.clock, lastPrices });
+          })().catch((error: unknown) => {
+            sources = undefined;
+            throw error;
+          })),
+        barDemand: consumers.barDemand,
+      });
+      return { handlers };
+    },
+  });
+}

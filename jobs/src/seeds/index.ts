@@ -1,0 +1,2 @@
+export { runSeeds, SEEDS } from './seeds';
+export { MARKET_SEED } from './markets.seed';

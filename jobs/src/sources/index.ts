@@ -1,0 +1,1 @@
+export { productionOutboundUrlProblem } from './outbound-guard';

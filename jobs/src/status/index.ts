@@ -1,0 +1,1 @@
+export { pingDatabase, readSystemStatus } from './status.store';

@@ -1,0 +1,92 @@
+// GET /api/exchanges (market-hours api): the spec's client exchange shape plus live status,
+// the next transition and whether the signed-in user follows the exchange (ExchangeView).
+import {
+  MARKET_STATUSES,
+  TRANSITION_KINDS,
+  type ExchangeView,
+  type MarketStatus,
+  type TransitionKind,
+} from '@tickerbell/jobs/market-hours/shapes';
+import { apiRequest, isRecord } from '../api/client';
+
+/** Spec section 9: exchanges are polled every 60 s. */
+export const EXCHANGES_POLL_MS = 60_000;
+
+export const STATUS_LABELS: Readonly<Record<MarketStatus, string>> = {
+  open: 'Open',
+  closed: 'Closed',
+  lunch: 'Lunch break',
+  holiday: 'Holiday',
+  weekend: 'Weekend',
+};
+
+export const TRANSITION_LABELS: Readonly<Record<TransitionKind, string>> = {
+  open: 'Opens',
+  break_start: 'Lunch break starts',
+  break_end: 'Reopens after lunch',
+  close: 'Closes',
+};
+
+function parseExchange(value: unknown, index: number): ExchangeView {
+  if (!isRecord(value)) throw new TypeError(`exchanges[${index}]: expected an object`);
+  const { id, name, location, open, close, timezone, days, status, nextTransition, following } = value;
+  for (const [field, text] of Object.entries({ id, name, open, close, timezone })) {
+    if (typeof text !== 'string') throw new TypeError(`exchanges[${index}].${field}: expected text`);
+  }
+  if (!Array.isArray(days) || !days.every((day) => typeof day === 'number')) {
+    throw new TypeError(`exchanges[${index}].days: expected weekday numbers`);
+  }
+  if (!MARKET_STATUSES.includes(status as MarketStatus)) throw new TypeError(`exchanges[${index}].status: unknown`);
+  let next: ExchangeView['nextTransition'] = null;
+  if (isRecord(nextTransition) && TRANSITION_KINDS.includes(nextTransition.kind as TransitionKind) && typeof nextTransition.at === 'string') {
+    next = { kind: nextTransition.kind as TransitionKind, at: nextTransition.at };
+  }
+  return {
+    id: id as string,
+    name: name as string,
+    location: typeof location === 'string' ? location : '',
+    open: open as string,
+    close: close as string,
+    timezone: timezone as string,
+    days: days as number[],
+    status: status as MarketStatus,
+    nextTransition: next,
+    following: following === true,
+  };
+}
+
+export function parseExchanges(body: unknown): ExchangeView[] {
+  if (!Array.isArray(body)) throw new TypeError('exchanges: expected a list');
+  return body.map(parseExchange);
+}
+
+export function getExchanges(signal?: AbortSignal): Promise<ExchangeView[]> {
+  return apiRequest('/api/exchanges', { signal, parse: parseExchanges });
+}
+
+/** "in 4 min 05 s", "in 2 h 07 min", "in 3 d 4 h"; "now" once the moment has passed. */
+export function formatCountdown(fromMs: number, toMs: number): string {
+  const seconds = Math.floor((toMs - fromMs) / 1000);
+  if (seconds <= 0) return 'now';
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const secs = seconds % 60;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  if (days > 0) return `in ${days} d ${hours} h`;
+  if (hours > 0) return `in ${hours} h ${pad(minutes)} min`;
+  return `in ${minutes} min ${pad(secs)} s`;
+}
+
+const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** Weekday numbers (0 = Sunday … 6 = Saturday, 7 also Sunday) as "Mon–Fri" or "Mon, Wed". */
+export function formatTradingDays(days: readonly number[]): string {
+  const sorted = [...new Set(days.map((day) => day % 7))].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
+  if (sorted.length === 0) return 'No trading days';
+  const mondayIndex = sorted.map((day) => (day + 6) % 7);
+  const contiguous = mondayIndex.every((value, index) => index === 0 || value === (mondayIndex[index - 1] ?? 0) + 1);
+  const name = (day: number): string => WEEKDAY_NAMES[day] ?? '?';
+  if (contiguous && sorted.length > 2) return `${name(sorted[0] ?? 0)}–${name(sorted[sorted.length - 1] ?? 0)}`;
+  return sorted.map(name).join(', ');
+}
