@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test`, `npm run cli` and `npm run bench`. Plain JavaScript so it runs
+// Entry of `npm start`, `npm test`, `npm run test:faults`, `npm run cli` and `npm run bench`. Plain JavaScript so it runs
 // on a fresh clone: it installs the dependencies when node_modules is missing, then runs the
 // TypeScript script of the command in its own process group, so that Ctrl-C reaches only the
 // orchestrator, which then stops api, workers, web and the databases in order.
@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [command, ...args] = process.argv.slice(2);
-const scripts = { start: 'scripts/start.ts', test: 'scripts/test.ts', cli: 'scripts/cli.ts', bench: 'bench/index.ts' };
+const scripts = {
+  start: 'scripts/start.ts',
+  test: 'scripts/test.ts',
+  'test:faults': 'scripts/faults.ts',
+  cli: 'scripts/cli.ts',
+  bench: 'bench/index.ts',
+};
 
 if (!scripts[command]) {
   console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(scripts).join('|')}> [args]`);

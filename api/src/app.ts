@@ -5,11 +5,12 @@ import helmet from 'helmet';
 import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { DataSource } from 'typeorm';
-import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
+import { createMetricsRegistry, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
 import { createAccounts } from './accounts/accounts';
 import { cotRoutes } from './cot/cot.routes';
 import { contactRoutes } from './contact/contact.routes';
 import { cotFollowsRoutes } from './cot/cot-follows.routes';
+import { METRICS_PATH, metricsRoutes } from './admin/metrics.routes';
 import { adminQueuesRoutes } from './admin/queues.routes';
 import { alertsRoutes } from './alerts/alerts.routes';
 import type { ApiConfig } from './config';
@@ -18,6 +19,7 @@ import { openapiRoutes } from './http/openapi.routes';
 import { API_ROUTES } from './route-table';
 import apiPackage from '../package.json';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { httpMetrics } from './http/metrics';
 import { rejectMalformedInput } from './http/input';
 import { marketHoursRoutes } from './market-hours/market-hours.routes';
 import { pricesRoutes } from './prices/prices.routes';
@@ -44,12 +46,15 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // Queue depth and source health are read when scraped; request latency is counted from here on.
+  const metrics = createMetricsRegistry({ queues: deps.queues, dataSource: deps.dataSource, logger });
+  app.use(httpMetrics(API_ROUTES, metrics));
   app.use(requestId);
   app.use(
     pinoHttp({
       logger,
       genReqId: (_req, res) => String(res.getHeader('x-request-id')),
-      autoLogging: { ignore: (req) => req.url === '/api/health' },
+      autoLogging: { ignore: (req) => req.url === '/api/health' || req.url === METRICS_PATH },
       // One short line per request: no headers (cookies, tokens) in the logs.
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
@@ -72,6 +77,8 @@ export function createApp(deps: AppDeps): Express {
   // Input no route can use (bad escapes, NUL) is a 400 naming where it is, before any route runs.
   app.use(rejectMalformedInput);
   app.use(accounts.csrf);
+
+  app.use(metricsRoutes({ registry: metrics, token: config.METRICS_TOKEN ?? config.ADMIN_QUEUES_TOKEN }));
 
   app.use('/api', healthRoutes(deps));
   app.use('/api', openapiRoutes(API_ROUTES, { title: 'Tickerbell API', version: apiPackage.version }));

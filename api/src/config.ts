@@ -12,6 +12,8 @@ export const apiEnvSchema = commonEnvSchema.extend({
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** Operators' alternative to an admin session for bull-board at /admin/queues (Bearer or ?token=). */
   ADMIN_QUEUES_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Operators' bearer token for GET /metrics (Prometheus); unset: ADMIN_QUEUES_TOKEN serves. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Built web client to serve (web/dist); unset to serve the api only. */
   WEB_DIST_DIR: z.string().optional(),
   ...accountsEnvSchema.shape,

@@ -1,5 +1,5 @@
 import { createDataSource } from '@tickerbell/entities';
-import { loadConfigOrExit, JobQueues, createLogger, createProducerConnection } from '@tickerbell/jobs';
+import { loadConfigOrExit, JobQueues, createLogger, createProducerConnection, logConnectionErrors } from '@tickerbell/jobs';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-api' });
   await dataSource.initialize();
   const redis = createProducerConnection(config.REDIS_URL);
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  logConnectionErrors(redis, logger, 'api');
   const queues = new JobQueues(redis, config.QUEUE_PREFIX);
   const app = createApp({ config, dataSource, redis, queues, logger });
   const server = app.listen(config.PORT, config.HOST, () => {

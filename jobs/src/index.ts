@@ -15,3 +15,4 @@ export * from './runtime/job-queues';
 export * from './runtime/logger';
 export * from './runtime/redis';
 export * from './runtime/heartbeat';
+export * from './runtime/metrics';

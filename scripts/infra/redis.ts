@@ -94,43 +94,73 @@ async function spawnRedis(): Promise<RedisServer> {
     info(`using the Redis we started earlier on port ${running.port}`);
     return { url: `redis://127.0.0.1:${running.port}`, origin: 'spawned-running', stop: async () => undefined };
   }
-  const binary = whichRedisServer();
-  if (!binary) throw new InfraError(HOW_TO_GET_REDIS);
-  fs.mkdirSync(SPAWN_DIR, { recursive: true });
   const port = await freePort(Number(process.env.SPAWNED_REDIS_PORT ?? 63799));
-  const child: ChildProcess = spawn(
-    binary,
-    [
-      '--port', String(port),
-      '--bind', '127.0.0.1',
-      '--dir', SPAWN_DIR,
-      '--appendonly', 'yes',
-      '--save', '',
-      '--maxmemory-policy', 'noeviction',
-      '--daemonize', 'no',
-    ],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    if (!(await probeRedis(url, 200))) break;
-    if (child.exitCode !== null) throw new InfraError(`redis-server exited at start (code ${child.exitCode})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  if (await probeRedis(url)) throw new InfraError(`redis-server did not answer on port ${port}`);
-  fs.writeFileSync(STATE_FILE, JSON.stringify({ pid: child.pid, port }));
+  const server = ownRedisServer(SPAWN_DIR, port);
+  const pid = await server.start();
+  fs.writeFileSync(STATE_FILE, JSON.stringify({ pid, port }));
   info(`started redis-server on port ${port} (data in ${SPAWN_DIR})`);
   return {
-    url,
+    url: server.url,
     origin: 'spawned',
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
       fs.rmSync(STATE_FILE, { force: true });
       info('redis-server stopped');
+    },
+  };
+}
+
+/** A redis-server of our own that can be stopped and started again on the same port and data. */
+export interface OwnRedisServer {
+  url: string;
+  /** Starts it and waits until it answers; its pid. */
+  start(): Promise<number>;
+  /** SIGTERM (it writes its append-only file) and waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * redis-server on 127.0.0.1:`port` with its append-only file in `dir`: what was written before a
+ * stop is there after the start, as with a managed Redis (`fsync: 'always'` also across a crash).
+ */
+export function ownRedisServer(dir: string, port: number, options: { fsync?: 'always' | 'everysec' } = {}): OwnRedisServer {
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  return {
+    url,
+    async start() {
+      const binary = whichRedisServer();
+      if (!binary) throw new InfraError(HOW_TO_GET_REDIS);
+      fs.mkdirSync(dir, { recursive: true });
+      const started: ChildProcess = spawn(
+        binary,
+        [
+          '--port', String(port),
+          '--bind', '127.0.0.1',
+          '--dir', dir,
+          '--appendonly', 'yes',
+          '--appendfsync', options.fsync ?? 'everysec',
+          '--save', '',
+          '--maxmemory-policy', 'noeviction',
+          '--daemonize', 'no',
+        ],
+        { stdio: 'ignore' },
+      );
+      child = started;
+      for (let i = 0; i < 50; i++) {
+        if (!(await probeRedis(url, 200))) break;
+        if (started.exitCode !== null) throw new InfraError(`redis-server exited at start (code ${started.exitCode})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (await probeRedis(url)) throw new InfraError(`redis-server did not answer on port ${port}`);
+      return started.pid!;
+    },
+    async stop() {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise((r) => running.once('exit', r));
+      running.kill('SIGTERM');
+      await exited;
     },
   };
 }

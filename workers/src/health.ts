@@ -1,7 +1,7 @@
 import http from 'node:http';
 import cron from 'node-cron';
 import type Redis from 'ioredis';
-import { HEARTBEAT_TTL_SECONDS, heartbeatKey, type WorkerHeartbeat } from '@tickerbell/jobs';
+import { HEARTBEAT_TTL_SECONDS, createMetricsRegistry, heartbeatKey, type MetricsRegistry, type WorkerHeartbeat } from '@tickerbell/jobs';
 import type { WorkersRuntime } from './runtime';
 
 function snapshot(runtime: WorkersRuntime, startedAt: Date): WorkerHeartbeat {
@@ -33,11 +33,23 @@ export function startHeartbeat(redis: Redis, prefix: string, runtime: WorkersRun
   };
 }
 
-/** Optional HTTP health endpoint for orchestrators: 200 while every worker runs, else 503. */
-export function startHealthServer(port: number, runtime: WorkersRuntime): http.Server {
+/**
+ * Optional HTTP endpoint for orchestrators and Prometheus, on an internal port (no auth):
+ * `GET /health` answers 200 while every worker runs, else 503; `GET /metrics` this process's
+ * metrics (job durations and outcomes, deliveries, process metrics) in Prometheus' text format.
+ */
+export function startHealthServer(port: number, runtime: WorkersRuntime, metrics: MetricsRegistry = createMetricsRegistry()): http.Server {
   const startedAt = new Date();
   const server = http.createServer((req, res) => {
-    if (req.url !== '/health') {
+    const path = new URL(req.url ?? '/', 'http://worker').pathname;
+    if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+      metrics.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(req.method === 'HEAD' ? undefined : text),
+        () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal","message":"Metrics unavailable"}}'),
+      );
+      return;
+    }
+    if (path !== '/health') {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"Not found"}}');
       return;
     }

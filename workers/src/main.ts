@@ -1,5 +1,5 @@
 import { createDataSource } from '@tickerbell/entities';
-import { loadConfigOrExit, JobQueues, createLogger, createWorkerConnection } from '@tickerbell/jobs';
+import { loadConfigOrExit, JobQueues, createLogger, createWorkerConnection, logConnectionErrors } from '@tickerbell/jobs';
 import { createMailer } from '@tickerbell/jobs/mail';
 import { loadWorkersConfig } from './config';
 import { startHealthServer, startHeartbeat } from './health';
@@ -12,7 +12,10 @@ async function main(): Promise<void> {
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'tickerbell-workers' });
   await dataSource.initialize();
   const connection = createWorkerConnection(config.REDIS_URL);
-  const queues = new JobQueues(createWorkerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const queuesConnection = createWorkerConnection(config.REDIS_URL);
+  logConnectionErrors(connection, logger, 'workers');
+  logConnectionErrors(queuesConnection, logger, 'queues');
+  const queues = new JobQueues(queuesConnection, config.QUEUE_PREFIX);
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { InvalidJobError, JOBS, QUEUES, QUEUE_NAMES, SCHEDULES, defaultDomainConfigs, isJobName, parseJobPayload, startDomains, systemClock, type Clock, type DomainConfigs, type JobHandler, type JobQueues, type Logger, type QueueDefinition, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
+import { InvalidJobError, JOBS, QUEUES, QUEUE_NAMES, SCHEDULES, defaultDomainConfigs, isJobName, parseJobPayload, recordJob, repeatingErrorLog, startDomains, systemClock, type Clock, type DomainConfigs, type JobHandler, type JobQueues, type Logger, type QueueDefinition, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
 import { type Mailer } from '@tickerbell/jobs/mail';
 import { indexHandlers } from './handlers-check';
 import { registerSchedules, type ScheduleRegistration } from './schedules';
@@ -44,7 +44,7 @@ export function createProcessor(
   handlers: Map<string, JobHandler>,
   context: Pick<WorkersRuntimeOptions, 'dataSource' | 'queues' | 'logger' | 'mailer'> & { clock: Clock },
 ) {
-  return async (job: Job): Promise<unknown> => {
+  const run = async (job: Job): Promise<unknown> => {
     if (!isJobName(job.name)) throw new UnrecoverableError(`Unknown job "${job.name}"`);
     let payload;
     try {
@@ -57,6 +57,21 @@ export function createProcessor(
     const handler = handlers.get(job.name)!;
     const logger = context.logger.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
     return handler.run(payload, { ...context, redis: context.queues.redis, logger, job });
+  };
+  // Every attempt timed and counted by queue and job (tickerbell_job_duration_seconds, tickerbell_jobs_total).
+  return async (job: Job): Promise<unknown> => {
+    // A name no producer of ours writes is one label, not one per stray name.
+    const labels = { queue: job.queueName, job: isJobName(job.name) ? job.name : 'unknown' };
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const result = await run(job);
+      recordJob({ ...labels, outcome: 'completed' }, seconds());
+      return result;
+    } catch (error) {
+      recordJob({ ...labels, outcome: 'failed' }, seconds());
+      throw error;
+    }
   };
 }
 
@@ -76,6 +91,7 @@ export async function startWorkers(options: WorkersRuntimeOptions): Promise<Work
   const processor = createProcessor(handlers, { ...options, clock });
   const id = `${hostname()}:${process.pid}`;
 
+  const workerErrors = repeatingErrorLog(options.logger, 'error');
   const workers = queueNames.map((queueName) => {
     const definition: QueueDefinition = QUEUES[queueName];
     const worker = new Worker(queueName, processor, {
@@ -91,7 +107,8 @@ export async function startWorkers(options: WorkersRuntimeOptions): Promise<Work
         'job failed',
       );
     });
-    worker.on('error', (error) => options.logger.error({ queue: queueName, err: error.message }, 'worker error'));
+    // During a Redis outage each blocking call fails every second or so: logged once per 30 s.
+    worker.on('error', (error) => workerErrors({ queue: queueName }, error, 'worker error'));
     return worker;
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));

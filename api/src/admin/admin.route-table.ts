@@ -1,4 +1,5 @@
 import { defineRouteTable } from '../http/route-table';
+import { METRICS_PATH } from './metrics.routes';
 import { ADMIN_QUEUES_PATH } from './queues.routes';
 
 export const adminRouteTable = defineRouteTable('admin', [
@@ -12,5 +13,14 @@ export const adminRouteTable = defineRouteTable('admin', [
     body: 'none',
     response: 'html',
     mount: true,
+  },
+  {
+    method: 'GET',
+    path: METRICS_PATH,
+    summary: 'Metrics in Prometheus text format: request latency by route, queue depth, source health, process metrics',
+    // An operator's token is METRICS_TOKEN, else ADMIN_QUEUES_TOKEN.
+    auth: 'admin-or-operator',
+    body: 'none',
+    response: 'text',
   },
 ]);

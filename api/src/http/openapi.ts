@@ -102,6 +102,7 @@ function responses(route: RouteSpec): Record<string, unknown> {
     'event-stream': { '200': { description: 'Server-sent events until the client leaves', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
     csv: { '200': { description: 'A CSV attachment', content: { 'text/csv': { schema: { type: 'string' } } } } },
     html: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+    text: { '200': { description: 'Plain text', content: { 'text/plain': { schema: { type: 'string' } } } } },
   }[route.response] as Record<string, unknown>;
   return { ...success, '4XX': ERROR, '5XX': ERROR };
 }
@@ -189,7 +190,7 @@ export function openApiDocument(routes: readonly RouteSpec[], info: { title: str
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'tb.sid', description: 'The session cookie set by signing in' },
         csrfToken: { type: 'apiKey', in: 'header', name: 'x-csrf-token', description: 'From GET /api/auth/csrf (or the csrfToken body field)' },
-        operatorToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_QUEUES_TOKEN (bull-board only)' },
+        operatorToken: { type: 'http', scheme: 'bearer', description: 'An operator token: ADMIN_QUEUES_TOKEN for bull-board; METRICS_TOKEN (else ADMIN_QUEUES_TOKEN) for /metrics' },
       },
     },
   };

@@ -15,7 +15,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `public`: anyone (a session may change the answer, e.g. followed exchanges);
  * - `user`: a signed-in session, else 401 `Not authenticated`;
  * - `admin`: a session whose user has role `admin`, else 401 / 403;
- * - `admin-or-operator`: an admin session, or the operators' ADMIN_QUEUES_TOKEN.
+ * - `admin-or-operator`: an admin session, or an operator's bearer token (ADMIN_QUEUES_TOKEN for
+ *   bull-board; METRICS_TOKEN, else ADMIN_QUEUES_TOKEN, for /metrics).
  */
 export type RouteAuth = 'public' | 'user' | 'admin' | 'admin-or-operator';
 
@@ -45,7 +46,8 @@ export type RouteResponse =
   | 'json-or-redirect' // `{ url }` with json=true, else 302
   | 'event-stream' // server-sent events, open until the client leaves
   | 'csv' // a text/csv attachment
-  | 'html'; // a page (bull-board)
+  | 'html' // a page (bull-board)
+  | 'text'; // plain text (Prometheus metrics)
 
 /** Rows of one user (or team) that a route names by id. The authorization test holds a fixture per kind. */
 export const OWNED_RESOURCES = [

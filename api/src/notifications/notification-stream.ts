@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import type { Logger } from '@tickerbell/jobs';
+import { logConnectionErrors, type Logger } from '@tickerbell/jobs';
 import { notificationChannel, notificationMessageSchema, type ClientNotification } from '@tickerbell/jobs/notifications';
 import { latestPriceSchema, priceUpdatesChannel, type LatestPrice } from '@tickerbell/jobs/prices';
 import { watchlistChangeSchema, watchlistChangesChannel } from '@tickerbell/jobs/watchlists';
@@ -53,7 +53,7 @@ export class NotificationStreamHub {
     if (!this.subscriber) {
       // A connection of its own (subscriber mode), which waits out Redis outages instead of failing fast.
       const subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-      subscriber.on('error', (error: Error) => this.logger.warn({ err: error.message }, 'notification stream: redis error'));
+      logConnectionErrors(subscriber, this.logger, 'notification-stream');
       subscriber.on('message', (channel: string, text: string) => this.onMessage(channel, text));
       this.subscriber = subscriber;
       this.ready = subscriber

@@ -49,5 +49,5 @@ export function mountedRoutes(app: Express): MountedRoute[] {
 export const mountedKey = (route: MountedRoute) => `${route.method} ${route.path}`;
 export const tableKey = (route: RouteSpec) => (route.mount ? `MOUNT ${route.path}` : `${route.method} ${route.path}`);
 
-/** The api's own routes: under /api and /admin (the web client's fallback serves every other GET). */
-export const isApiRoute = (route: MountedRoute) => /^\/(api|admin)(\/|$)/.test(route.path);
+/** The api's own routes: under /api and /admin, and /metrics (the web client's fallback serves every other GET). */
+export const isApiRoute = (route: MountedRoute) => /^\/(api|admin|metrics)(\/|$)/.test(route.path);

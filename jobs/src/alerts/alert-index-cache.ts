@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../runtime/clock';
 import type { JobContext } from '../runtime/job-handler';
-import type { Logger } from '../runtime/logger';
+import { logConnectionErrors, type Logger } from '../runtime/logger';
 import { alertConditionSchema } from './alert-conditions';
 import { alertChangeSchema, alertChangesChannel } from './alert-changes';
 import { AlertIndex, type IndexedAlert } from './alert-index';
@@ -51,7 +51,7 @@ export class AlertIndexCache {
     const subscriber = options.redis.duplicate({ connectionName: `alert-index:${options.prefix}` });
     const cache = new AlertIndexCache(options.dataSource, subscriber, options.clock, options.logger);
     subscriber.on('message', (_channel: string, text: string) => cache.onMessage(text));
-    subscriber.on('error', (error: Error) => options.logger.warn({ err: error.message }, 'alert index subscriber error'));
+    logConnectionErrors(subscriber, options.logger, 'alert-index');
     let connectedBefore = false;
     subscriber.on('ready', () => {
       // ioredis re-subscribes after a reconnect, but what was published meanwhile is lost.

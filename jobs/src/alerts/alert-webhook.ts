@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import type { JobPayload } from '../registry';
 import type { JobContext } from '../runtime/job-handler';
+import { countDeliveries } from '../runtime/metrics';
 import { OutboundTimeoutError, PrivateAddressError, guardedPost } from '../sources/outbound-guard';
 import { readWebhookFiring, recordWebhookAttempt } from './alert-firings.store';
 
@@ -66,6 +67,7 @@ export async function deliverAlertWebhook(
   try {
     const status = await guardedPost(row.webhook_url, { headers, body, timeoutMs, allowPrivate: options.allowPrivate });
     if (status >= 200 && status < 300) {
+      countDeliveries('webhook', 'sent');
       const attempts = await recordWebhookAttempt(dataSource, payload.alertLogId, 'delivered', null);
       return { status: 'delivered', httpStatus: status, attempts };
     }
@@ -76,6 +78,7 @@ export async function deliverAlertWebhook(
     failure = { error: error instanceof OutboundTimeoutError ? message : `network error: ${message}`, permanent: error instanceof PrivateAddressError };
   }
   const final = failure.permanent || attemptsLeft <= 0;
+  countDeliveries('webhook', final ? 'failed' : 'retry');
   await recordWebhookAttempt(dataSource, payload.alertLogId, final ? 'failed' : 'pending', failure.error);
   const message = `webhook of alert log ${payload.alertLogId}: ${failure.error}`;
   throw failure.permanent ? new UnrecoverableError(message) : new Error(message);

@@ -7,6 +7,8 @@ export const mailMessageSchema = z
     subject: z.string().min(1).max(200),
     text: z.string().min(1).max(20000),
     html: z.string().max(50000).optional(),
+    /** The account the email is for (a notification's copy): not sent once that account is deleted. */
+    userId: z.number().int().positive().optional(),
   })
   .strict();
 

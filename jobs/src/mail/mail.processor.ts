@@ -1,11 +1,25 @@
 import { UnrecoverableError } from 'bullmq';
+import { findUser } from '../accounts/accounts.store';
 import { defineHandler } from '../runtime/job-handler';
+import { countDeliveries, failedDeliveryOutcome } from '../runtime/metrics';
 
 export const mailHandlers = [
-  defineHandler('mail.send', async (message, { mailer, logger }) => {
+  defineHandler('mail.send', async ({ userId, ...message }, { mailer, logger, job, dataSource }) => {
+    // A notification's copy whose recipient deleted the account meanwhile: nothing to send.
+    if (userId !== undefined && !(await findUser(dataSource, userId))) return { skipped: 'account deleted' as const };
     // A worker started without a mailer cannot ever send: fail for good instead of retrying.
-    if (!mailer) throw new UnrecoverableError('This worker has no mailer (JobContext.mailer)');
-    const delivery = await mailer.send(message);
+    if (!mailer) {
+      countDeliveries('email', 'failed');
+      throw new UnrecoverableError('This worker has no mailer (JobContext.mailer)');
+    }
+    let delivery;
+    try {
+      delivery = await mailer.send(message);
+    } catch (error) {
+      countDeliveries('email', failedDeliveryOutcome(job, error instanceof UnrecoverableError));
+      throw error;
+    }
+    countDeliveries('email', 'sent');
     logger.info({ to: message.to, subject: message.subject, via: delivery.via, messageId: delivery.messageId }, 'mail sent');
     return delivery;
   }),

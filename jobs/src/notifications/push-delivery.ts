@@ -3,6 +3,7 @@ import type { JobPayload } from '../registry';
 import type { Clock } from '../runtime/clock';
 import type { JobContext } from '../runtime/job-handler';
 import type { Logger } from '../runtime/logger';
+import { countDeliveries } from '../runtime/metrics';
 import { toClientNotification } from './notification-content';
 import { MAX_PUSH_ATTEMPTS, notificationsJobIds } from './notifications.jobs';
 import { notificationsById, pushSubscriptionsById, recordPushOutcomes, type PushSubscriptionRow } from './notifications.store';
@@ -116,7 +117,10 @@ export async function sendPushes(
     }
     work.push({ target, subscription, body });
   }
-  if (!work.length) return result;
+  if (!work.length) {
+    countPushes(result);
+    return result;
+  }
 
   const sender = await pushSender();
   const outcomes: PushOutcome[] = new Array(work.length);
@@ -155,7 +159,18 @@ export async function sendPushes(
   result.removed = goneIds.length;
   result.retried = retries.length;
   result.rejected = failedIds.length;
+  // Counted as the push service answered, before the bookkeeping below (a failure there retries the job).
+  countPushes(result);
   if (retries.length) await queues.addBulk(retries);
   await recordPushOutcomes(dataSource, { sent: sentIds, gone: goneIds, failed: failedIds }, clock.now());
   return result;
+}
+
+/** tickerbell_deliveries_total{channel="push"}: one per target. */
+function countPushes(result: PushResult): void {
+  countDeliveries('push', 'sent', result.sent);
+  countDeliveries('push', 'gone', result.removed);
+  countDeliveries('push', 'retry', result.retried);
+  countDeliveries('push', 'failed', result.rejected);
+  countDeliveries('push', 'expired', result.expired);
 }

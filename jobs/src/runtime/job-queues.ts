@@ -52,6 +52,9 @@ export class JobQueues {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.redis, prefix: this.prefix });
+      // A Queue repeats its connection's errors and, with no listener, prints each to stderr: the
+      // connection's owner logs them (logConnectionErrors).
+      queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }
     return queue;
