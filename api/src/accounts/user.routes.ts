@@ -8,7 +8,7 @@ import {
   VERIFICATION_TOKEN_TTL_MS,
   changePassword,
   createAccountToken,
-  deleteUser,
+  deleteAccount,
   getPreferences,
   getUser,
   normalizeEmail,
@@ -110,8 +110,9 @@ export function userRoutes(ctx: AccountsContext): Router {
 
   router.delete('/user', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
-    // The last owner of a shared team must hand it over first (409 last_owner).
-    await deleteUser(dataSource, userId, clock.now(), clientIp(req.ip));
+    // The last owner of a shared team must hand it over first (409 last_owner). Everything the
+    // user owns goes in the same transaction, and the workers' alert indexes are told.
+    await deleteAccount({ dataSource, queues, logger: ctx.logger }, userId, clock.now(), clientIp(req.ip));
     await destroySession(req);
     res.clearCookie(ctx.sessionCookieName, { path: '/', httpOnly: true, sameSite: 'lax' });
     res.status(204).end();

@@ -3,6 +3,7 @@ import { Account, ActivityLog, Team, TeamMember, User, UserPreferences, type Act
 import { AccountsError, emailTaken, isUniqueViolation } from './accounts-error';
 import { normalizeEmail } from './account-tokens';
 import type { PreferenceFlag } from './accounts.shapes';
+import { deleteUserOwnedRows } from './user-owned';
 
 /**
  * Every query of users, their sessions, their activity log and their preferences (teams and
@@ -189,13 +190,25 @@ export async function recordPwaInstall(dataSource: DataSource, userId: number, i
   return getUser(dataSource, userId);
 }
 
+/** What deleteUser removed: the ids of the user's alerts (for the workers' indexes) and the rows each table lost. */
+export interface DeletedUser {
+  alertIds: number[];
+  deletedRows: Record<string, number>;
+}
+
 /**
- * Deletes the user's account: their memberships (a team of one goes with its member), their
- * sessions and linked accounts; the user row is soft-deleted (kept for the records, address and
- * Google account freed). AccountsError `last_owner` when they are the last owner of a shared team.
+ * Deletes the user's account in one transaction: their memberships (a team of one goes with its
+ * member), then everything they own as USER_OWNED_COLUMNS says (sessions, linked accounts, alerts,
+ * follows, watchlists, chart layouts, notifications, push subscriptions, ...); the user row is
+ * soft-deleted (kept for the records, address and Google account freed). AccountsError
+ * `last_owner` when they are the last owner of a shared team. The caller tells the workers' alert
+ * indexes after the commit (deleteAccount does).
  */
-export async function deleteUser(dataSource: DataSource, userId: number, now: Date, ipAddress: string | null): Promise<void> {
-  await dataSource.transaction(async (manager) => {
+export async function deleteUser(dataSource: DataSource, userId: number, now: Date, ipAddress: string | null): Promise<DeletedUser> {
+  return dataSource.transaction(async (manager) => {
+    // First, so an evaluation holding one of these rows finishes before they go, and one that
+    // comes later waits and then finds neither the alert nor a live owner.
+    const alerts: { id: number }[] = await manager.query('SELECT id FROM alerts WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId]);
     const memberships = await manager.getRepository(TeamMember).find({ where: { userId } });
     for (const membership of memberships) {
       const members = await manager.getRepository(TeamMember).find({ where: { teamId: membership.teamId } });
@@ -210,9 +223,10 @@ export async function deleteUser(dataSource: DataSource, userId: number, now: Da
       else await manager.getRepository(TeamMember).delete({ id: membership.id });
     }
     await manager.getRepository(User).update({ id: userId }, { deletedAt: now, googleId: null, verificationToken: null, resetToken: null });
-    await manager.query('DELETE FROM accounts WHERE user_id = $1', [userId]);
+    // Sessions and linked accounts are among them: every device is signed out.
+    const deletedRows = await deleteUserOwnedRows(manager, userId);
     await logActivity(manager, { teamId: null, userId, action: 'DELETE_ACCOUNT', ipAddress });
-    await endUserSessions(manager, userId);
+    return { alertIds: alerts.map((a) => a.id), deletedRows };
   });
 }
 

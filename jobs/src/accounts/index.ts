@@ -1,4 +1,5 @@
 // The accounts domain entry: what the api and the workers' CLI use. Everything else stays inside.
+export { deleteAccount, type AccountDeletionDeps } from './account-deletion';
 export { passwordResetEmail, invitationEmail, siteLink, verificationEmail } from './account-emails';
 export { RESET_TOKEN_TTL_MS, VERIFICATION_TOKEN_TTL_MS, createAccountToken, hashAccountToken, normalizeEmail } from './account-tokens';
 export { AccountsError, emailTaken, type AccountsErrorCode } from './accounts-error';
@@ -26,6 +27,7 @@ export {
   updateProfile,
   verifyEmail,
   type AccountChanges,
+  type DeletedUser,
   type GoogleProfileInput,
   type GoogleSignInRefusal,
   type LoggedActivity,
@@ -35,6 +37,7 @@ export {
 export { sameOriginUrl } from './callback-url';
 export { PASSWORD_MAX_LENGTH, PASSWORD_PROBLEM_MESSAGES, passwordProblems } from './password-policy';
 export { INVITATION_TTL_DAYS } from './team-rules';
+export { USER_OWNED_COLUMNS, type UserOwnedColumn, type UserRowsOnDeletion } from './user-owned';
 export {
   acceptInvitation,
   changeMemberRole,

@@ -16,9 +16,13 @@ export interface IndexRow {
   interval: string | null;
 }
 
-/** The active, unexpired alerts with their market's symbol (params hold the whole condition); only `ids` when given. */
+/**
+ * The active, unexpired alerts of live (not deleted) accounts with their market's symbol (params
+ * hold the whole condition); only `ids` when given.
+ */
 export async function loadIndexRows(db: AlertsDb, now: Date, ids?: readonly number[]): Promise<IndexRow[]> {
   const sql = `SELECT a.id, m.symbol, a.params, a.interval FROM alerts a JOIN markets m ON m.id = a.market_id
+  JOIN users u ON u.id = a.user_id AND u.deleted_at IS NULL
   WHERE a.is_active AND (a.expires_at IS NULL OR a.expires_at > $1)`;
   return ids ? db.query(`${sql} AND a.id = ANY($2::int[])`, [now, ids]) : db.query(sql, [now]);
 }
@@ -46,13 +50,16 @@ export interface LockedAlert {
   symbol: string;
 }
 
-/** The alerts, locked for the transaction in id order (so two workers never deadlock). */
+/**
+ * The alerts, locked for the transaction in id order (so two workers never deadlock). An alert
+ * whose owner deleted the account is not answered: it never fires, whatever is still queued.
+ */
 export async function lockAlertsForTrigger(manager: EntityManager, ids: readonly number[]): Promise<LockedAlert[]> {
   return manager.query(
     `SELECT a.id, a.user_id, a.name, a.condition, a.value, a.params, a.interval, a.frequency, a.cooldown_seconds,
        a.expires_at, a.notify_push, a.notify_email, a.webhook_url, a.is_active, a.use_audio, a.audio_message, a.audio_voice_id,
        a.last_triggered, m.symbol
-     FROM alerts a JOIN markets m ON m.id = a.market_id
+     FROM alerts a JOIN markets m ON m.id = a.market_id JOIN users u ON u.id = a.user_id AND u.deleted_at IS NULL
      WHERE a.id = ANY($1::int[]) ORDER BY a.id FOR UPDATE OF a`,
     [ids],
   );
@@ -102,11 +109,14 @@ export interface WebhookFiringRow {
   symbol: string;
 }
 
+/** A firing to POST; null when it is gone or its alert's owner deleted the account. */
 export async function readWebhookFiring(db: AlertsDb, logId: string): Promise<WebhookFiringRow | null> {
   const [row]: WebhookFiringRow[] = await db.query(
     `SELECT l.id AS log_id, l.triggered_at, l.value, l.message, l.webhook_status, l.webhook_attempts,
        a.id AS alert_id, a.name, a.params, a.webhook_url, a.webhook_secret, m.symbol
-     FROM alert_logs l JOIN alerts a ON a.id = l.alert_id JOIN markets m ON m.id = a.market_id WHERE l.id = $1`,
+     FROM alert_logs l JOIN alerts a ON a.id = l.alert_id JOIN markets m ON m.id = a.market_id
+       JOIN users u ON u.id = a.user_id AND u.deleted_at IS NULL
+     WHERE l.id = $1`,
     [logId],
   );
   return row ?? null;

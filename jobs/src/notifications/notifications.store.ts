@@ -82,12 +82,13 @@ export async function notificationsByDedupeKey(db: Db, keys: readonly { userId: 
 
 /**
  * THE push-target query: the browser subscriptions of these users who have push on (users without
- * a preferences row have the defaults: push on), by subscription id.
+ * a preferences row have the defaults: push on) and a live account, by subscription id.
  */
 export async function pushSubscriptionsOfUsers(db: Db, userIds: readonly number[]): Promise<{ id: number; user_id: number }[]> {
   if (!userIds.length) return [];
   return db.query(
-    `SELECT s.id, s.user_id FROM push_subscriptions s LEFT JOIN user_preferences p ON p.user_id = s.user_id
+    `SELECT s.id, s.user_id FROM push_subscriptions s JOIN users u ON u.id = s.user_id AND u.deleted_at IS NULL
+       LEFT JOIN user_preferences p ON p.user_id = s.user_id
      WHERE s.user_id = ANY($1::int[]) AND COALESCE(p.push_notifications, true) ORDER BY s.id`,
     [userIds],
   );
@@ -123,8 +124,13 @@ export async function notificationsById(db: Db, ids: readonly string[]): Promise
   return db.query(`SELECT ${NOTIFICATION_COLUMNS} FROM notifications WHERE id = ANY($1::bigint[])`, [ids]);
 }
 
+/** The subscriptions a push job names, of live accounts only: a queued push to a deleted account sends nothing. */
 export async function pushSubscriptionsById(db: Db, ids: readonly number[]): Promise<PushSubscriptionRow[]> {
-  return db.query(`SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE id = ANY($1::int[])`, [ids]);
+  return db.query(
+    `SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth FROM push_subscriptions s JOIN users u ON u.id = s.user_id AND u.deleted_at IS NULL
+     WHERE s.id = ANY($1::int[])`,
+    [ids],
+  );
 }
 
 /** What the push services answered: sent (failures reset), gone (deleted), failed for good (counted). */

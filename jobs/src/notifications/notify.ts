@@ -203,7 +203,7 @@ export async function dispatchNotifications(deps: NotifyDeps, written: readonly 
       if (!recipient || (email.to === 'opted-in' && !recipient.optedIn)) continue;
       jobs.push({
         name: 'mail.send',
-        data: { to: recipient.email, subject: w.row.title, text: email.text ?? notificationEmailText(w.row) },
+        data: { to: recipient.email, subject: w.row.title, text: email.text ?? notificationEmailText(w.row), userId: w.row.user_id },
         options: { jobId: notificationsJobIds.mail(w.row.id) },
       });
       emails++;

@@ -229,7 +229,7 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     expect(marketPush?.data.push).toEqual(PUSH);
     // 'all': the alert's own setting, without the user's email preference.
     const mail = await context.queues.queue('mail').getJob(notificationsJobIds.mail(btc.id));
-    expect(mail?.data).toEqual({ to: 'alice@example.test', subject: 'BTC', text: 'Your alert.' });
+    expect(mail?.data).toEqual({ to: 'alice@example.test', subject: 'BTC', text: 'Your alert.', userId: alice });
     // The push preference rules over every producer's channels.
     await db.dataSource.query('INSERT INTO user_preferences (user_id, push_notifications) VALUES ($1, false)', [alice]);
     expect(await notify(context, [request([alice], { dedupeKey: 'alert:3' })], { now: NOW })).toMatchObject({ inserted: 1, pushTargets: 0 });

@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import { publishAlertChanges } from '../alerts/alert-changes';
+import type { JobQueues } from '../runtime/job-queues';
+import type { Logger } from '../runtime/logger';
+import { publishWatchlistChange } from '../watchlists/watchlist-changes';
+import { deleteUser, type DeletedUser } from './accounts.store';
+
+export interface AccountDeletionDeps {
+  dataSource: DataSource;
+  /** Its Redis connection and prefix carry the change announcements. */
+  queues: JobQueues;
+  logger: Logger;
+}
+
+/**
+ * DELETE /api/user: deletes the account and everything it owns in one transaction (deleteUser),
+ * then tells the processes that keep copies: every worker's alert index drops the user's alerts,
+ * and the api's live streams stop carrying their watched symbols. The deletion is committed
+ * whatever happens next, so a Redis failure is logged, not answered: the evaluator re-checks every
+ * candidate in the database (the alert is gone, its owner deleted), and indexes rebuild on start.
+ * Jobs already queued for the user find nothing to do: each delivery re-reads what it delivers
+ * and skips deleted accounts.
+ */
+export async function deleteAccount(deps: AccountDeletionDeps, userId: number, now: Date, ipAddress: string | null): Promise<DeletedUser> {
+  const deleted = await deleteUser(deps.dataSource, userId, now, ipAddress);
+  try {
+    await publishAlertChanges(deps.queues.redis, deps.queues.prefix, deleted.alertIds);
+    if (deleted.deletedRows.watchlists) await publishWatchlistChange(deps.queues.redis, deps.queues.prefix, userId);
+  } catch (err) {
+    deps.logger.error({ err, userId, alertIds: deleted.alertIds }, 'accounts: could not announce the deleted account');
+  }
+  return deleted;
+}
