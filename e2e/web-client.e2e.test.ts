@@ -188,6 +188,55 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
     await page.keyboard.press('Escape');
   });
 
+  it('follows an exchange from the exchanges page, sorted by name in its region; the follow is stored and shown after a reload', async () => {
+    await page.goto('/dashboard/exchanges');
+    const table = page.getByRole('table', { name: 'All exchanges' });
+    const follow = table.getByRole('button', { name: 'Follow Tokyo Stock Exchange', exact: true });
+    await follow.waitFor();
+    // Each region's exchanges (a tbody each), by the name text that starts each row header.
+    type RowGroup = { querySelectorAll(selector: string): ArrayLike<{ firstChild: { textContent: string | null } | null }> };
+    for (const names of await table.locator('tbody').evaluateAll((groups: RowGroup[]) =>
+      groups.map((group) => Array.from(group.querySelectorAll('th[scope="row"]'), (th) => th.firstChild?.textContent ?? '')),
+    )) {
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })));
+    }
+    const put = page.waitForResponse(isApi('/api/exchanges/XTKS/follow', 'PUT'));
+    await follow.click();
+
+    expect((await put).status()).toBe(200);
+    const rows: { exchange_id: string }[] = await stack.db.dataSource.query('SELECT exchange_id FROM exchange_follows WHERE user_id = $1 ORDER BY exchange_id', [userId]);
+    // The first change turns the defaults into rows of their own, and adds Tokyo.
+    expect(rows.map((row) => row.exchange_id)).toEqual(['XLON', 'XNAS', 'XNYS', 'XTKS']);
+    await page.reload();
+    const unfollow = page.getByRole('table', { name: 'All exchanges' }).getByRole('button', { name: 'Unfollow Tokyo Stock Exchange', exact: true });
+    await unfollow.waitFor();
+    expect(await unfollow.getAttribute('aria-pressed')).toBe('true');
+    await page.goto('/dashboard');
+    await page.getByRole('table', { name: 'Followed exchanges' }).getByRole('button', { name: 'Unfollow Tokyo Stock Exchange', exact: true }).waitFor();
+  });
+
+  it('at 1440 and 390 px, light and dark, the exchanges page fits the width with every row action on screen', async () => {
+    const before = await htmlTheme();
+    for (const theme of ['light', 'dark']) {
+      for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+        await page.setViewportSize(viewport);
+        await page.evaluate(`localStorage.setItem('tickerbell:theme', '${theme}')`);
+        await page.goto('/dashboard/exchanges');
+        const buttons = page.getByRole('table', { name: 'All exchanges' }).getByRole('button', { name: /^(Follow|Unfollow) / });
+        await buttons.first().waitFor();
+        expect(await htmlTheme()).toBe(theme);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+        for (const button of await buttons.all()) {
+          const box = await button.boundingBox();
+          expect([box !== null && box.x >= 0, box !== null && box.x + box.width <= viewport.width]).toEqual([true, true]);
+        }
+        await shot(`12-exchanges-${viewport.width}-${theme}`);
+      }
+    }
+    await page.evaluate(`localStorage.setItem('tickerbell:theme', '${before ?? 'light'}')`);
+    await page.setViewportSize(DESKTOP);
+  });
+
   it('at 375 px the mobile menu opens, and closes when a link is chosen or on Escape', async () => {
     await page.setViewportSize(MOBILE);
     await page.goto('/');

@@ -25,7 +25,10 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
     migrationsRun: false,
     // One transaction for the whole run: a failing migration leaves the schema as it was.
     migrationsTransactionMode: 'all',
-    logging: config.logging ? 'all' : ['error'],
+    // Off unless debugging: a failed query is either expected and answered by its caller (a unique
+    // violation becomes a 409) or an error its caller logs with context (the api's error handler, a
+    // failed job); TypeORM's own console line would only repeat it, without the context.
+    logging: config.logging ? 'all' : false,
     extra: {
       max: config.poolSize ?? 10,
       application_name: config.applicationName ?? 'tickerbell',

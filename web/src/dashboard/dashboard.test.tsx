@@ -56,8 +56,9 @@ describe('overview', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' })).toBeInTheDocument();
     const table = await screen.findByRole('table');
-    expect(within(table).getByText('New York Stock Exchange')).toBeInTheDocument();
-    expect(within(table).queryByText('London Stock Exchange')).not.toBeInTheDocument();
+    expect(within(table).getByRole('rowheader', { name: /^New York Stock Exchange/ })).toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Unfollow New York Stock Exchange' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(table).queryByRole('rowheader', { name: /^London Stock Exchange/ })).not.toBeInTheDocument();
     expect(within(table).getByText(/in 2 h 0[45] min/)).toBeInTheDocument();
     expect(screen.getByText('NYSE now open')).toBeInTheDocument();
     expect(screen.getByText('LSE closing soon')).toBeInTheDocument();

@@ -1,4 +1,6 @@
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import type { ExchangeView } from '@tickerbell/jobs/market-hours/shapes';
 import { useNotifications } from '../notifications/notification-provider';
 import { useSession } from '../accounts/session-provider';
 import { displayNameOf } from '../accounts/session-rules';
@@ -13,6 +15,18 @@ export const OVERVIEW_NOTIFICATION_COUNT = 5;
 function FollowedExchanges() {
   const result = useExchanges();
   const now = useNow();
+  // Exchanges unfollowed here stay listed until the page is left, so a slip can be undone.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const follow = useMemo(
+    () => ({
+      pending: result.pending,
+      toggleFollow: (exchange: ExchangeView) => {
+        setTouched((ids) => new Set(ids).add(exchange.id));
+        result.toggleFollow(exchange);
+      },
+    }),
+    [result.pending, result.toggleFollow],
+  );
   if (result.state === 'loading') return <p role="status">Loading exchanges…</p>;
   if (result.state === 'failed') {
     return (
@@ -21,7 +35,7 @@ function FollowedExchanges() {
       </p>
     );
   }
-  const followed = result.exchanges.filter((exchange) => exchange.following);
+  const followed = result.exchanges.filter((exchange) => exchange.following || touched.has(exchange.id));
   if (followed.length === 0) {
     return (
       <p className="empty-state">
@@ -29,7 +43,12 @@ function FollowedExchanges() {
       </p>
     );
   }
-  return <ExchangeTable exchanges={followed} now={now} caption="Followed exchanges" />;
+  return (
+    <>
+      <ExchangeTable exchanges={followed} now={now} caption="Followed exchanges" follow={follow} />
+      <Link to="/dashboard/exchanges">Follow more exchanges</Link>
+    </>
+  );
 }
 
 export function OverviewPage() {

@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { installFetch, removeFetch } from '../../test/fake-fetch';
 import { TestProviders, fakeSessionState, signedInSession } from '../../test/providers';
 import { NOTIFICATIONS_STORAGE_KEY } from '../notifications/notification-store';
 import type { SessionState } from '../accounts/session-provider';
@@ -26,7 +27,19 @@ function openMenu() {
   fireEvent.click(screen.getByRole('button', { name: 'Account menu' }));
 }
 
-beforeEach(() => window.localStorage.clear());
+beforeEach(() => {
+  window.localStorage.clear();
+  // Signed in, the notification centre asks the server for its list on mount. These tests are about
+  // the header, so the server never answers in time: the request ends when the test unmounts (abort),
+  // instead of failing ("fetch is not defined") or updating state after the test.
+  installFetch(
+    (_path, init) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')), { once: true });
+      }),
+  );
+});
+afterEach(removeFetch);
 
 describe('signed-in header', () => {
   it('shows the avatar with the first letter of the name, linking to /dashboard, instead of Sign In/Up', () => {

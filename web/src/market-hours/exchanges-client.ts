@@ -1,12 +1,15 @@
 // GET /api/exchanges (market-hours api): the spec's client exchange shape plus live status,
-// the next transition and whether the signed-in user follows the exchange (ExchangeView).
+// the next transition and whether the signed-in user follows the exchange (ExchangeView);
+// PUT / DELETE /api/exchanges/:id/follow to follow or unfollow one.
 import {
   MARKET_STATUSES,
   TRANSITION_KINDS,
+  type ExchangeFollowResponse,
   type ExchangeView,
   type MarketStatus,
   type TransitionKind,
 } from '@tickerbell/jobs/market-hours/shapes';
+import { sendWithCsrf } from '../accounts/auth-client';
 import { apiRequest, isRecord } from '../api/client';
 
 /** Spec section 9: exchanges are polled every 60 s. */
@@ -62,6 +65,52 @@ export function parseExchanges(body: unknown): ExchangeView[] {
 
 export function getExchanges(signal?: AbortSignal): Promise<ExchangeView[]> {
   return apiRequest('/api/exchanges', { signal, parse: parseExchanges });
+}
+
+export function parseExchangeFollow(body: unknown): ExchangeFollowResponse {
+  if (!isRecord(body) || typeof body.id !== 'string' || typeof body.following !== 'boolean') {
+    throw new TypeError('exchange follow: expected { id, following, followedExchangeIds }');
+  }
+  const { followedExchangeIds } = body;
+  if (!Array.isArray(followedExchangeIds) || !followedExchangeIds.every((id) => typeof id === 'string')) {
+    throw new TypeError('exchange follow: expected followedExchangeIds as a list of ids');
+  }
+  return { id: body.id, following: body.following, followedExchangeIds: followedExchangeIds as string[] };
+}
+
+/** Follows (PUT) or unfollows (DELETE) an exchange; answers every exchange id the user now follows. */
+export function setExchangeFollow(id: string, follow: boolean): Promise<ExchangeFollowResponse> {
+  return sendWithCsrf(`/api/exchanges/${encodeURIComponent(id)}/follow`, { method: follow ? 'PUT' : 'DELETE', parse: parseExchangeFollow });
+}
+
+/** By name as a reader sorts it (the api answers by code, which means nothing to most traders). */
+export function sortExchangesByName<T extends { name: string }>(exchanges: readonly T[]): T[] {
+  return [...exchanges].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+}
+
+export const EXCHANGE_REGIONS = ['Americas', 'Europe', 'Africa', 'Asia', 'Oceania', 'Other'] as const;
+export type ExchangeRegion = (typeof EXCHANGE_REGIONS)[number];
+
+const REGION_OF_ZONE_AREA: Readonly<Record<string, ExchangeRegion>> = {
+  America: 'Americas',
+  Europe: 'Europe',
+  Africa: 'Africa',
+  Asia: 'Asia',
+  Australia: 'Oceania',
+  Pacific: 'Oceania',
+};
+
+/** The region of an exchange, from the area of its IANA time zone ("Europe/London" is Europe). */
+export function regionOf(timezone: string): ExchangeRegion {
+  return REGION_OF_ZONE_AREA[timezone.split('/')[0] ?? ''] ?? 'Other';
+}
+
+/** Exchanges grouped by region (in EXCHANGE_REGIONS order, empty regions left out), by name within each. */
+export function groupExchangesByRegion<T extends { name: string; timezone: string }>(exchanges: readonly T[]): { region: ExchangeRegion; exchanges: T[] }[] {
+  const sorted = sortExchangesByName(exchanges);
+  return EXCHANGE_REGIONS.map((region) => ({ region, exchanges: sorted.filter((exchange) => regionOf(exchange.timezone) === region) })).filter(
+    (group) => group.exchanges.length > 0,
+  );
 }
 
 /** "in 4 min 05 s", "in 2 h 07 min", "in 3 d 4 h"; "now" once the moment has passed. */

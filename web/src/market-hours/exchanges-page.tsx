@@ -10,7 +10,7 @@ export function ExchangesPage() {
       <h1>Exchanges</h1>
       <p className="page-lede">
         Status and next open or close of every exchange, in its own time zone. Notifications fire 10 minutes before
-        and right after each open and close of the exchanges you follow.
+        and right after each open and close of the exchanges you follow: follow or unfollow them here.
       </p>
       {result.state === 'loading' && <p role="status">Loading exchanges…</p>}
       {result.state === 'failed' && (
@@ -22,7 +22,7 @@ export function ExchangesPage() {
         (result.exchanges.length === 0 ? (
           <p className="empty-state">No exchanges have been imported on this install yet.</p>
         ) : (
-          <ExchangeTable exchanges={result.exchanges} now={now} caption="All exchanges" />
+          <ExchangeTable exchanges={result.exchanges} now={now} caption="All exchanges" follow={result} byRegion />
         ))}
     </>
   );
