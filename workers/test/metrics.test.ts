@@ -12,19 +12,9 @@ import { LocalPushService, browserKeys } from '@tickerbell/jobs/testing/push-ser
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl, waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
 import { startHealthServer } from '../src/health';
 import { startWorkers, type WorkersRuntime } from '../src/runtime';
+import { sample } from '@tickerbell/jobs/testing/prometheus-text';
 
 const logger = pino({ level: 'silent' });
-
-/** The value of the sample `name{labels...}` in a Prometheus text scrape (other labels ignored), else undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 /** A local webhook receiver answering by path: `/ok` 200, anything else 410 (refused for good). */
 function webhookReceiver(): http.Server {

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import Redis from 'ioredis';
 import pino from 'pino';
@@ -7,6 +6,7 @@ import { createDataSource } from '@tickerbell/entities';
 import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/config';
 import { AlertsHarness, createAlert, patchAlert, type AlertsUser } from '../support/alerts-support';
+import { cuttableDatabase } from '../support/cuttable-database';
 
 /**
  * Issue 12's reproductions, each a 500 before the fix: malformed input is a 400 (or 404 for an id
@@ -120,24 +120,12 @@ describe('malformed input and outages (real Express, PostgreSQL and Redis)', () 
   });
 
   it('with PostgreSQL gone, database routes are a 503 naming the database with Retry-After (defect 7)', async () => {
-    // A real connection through a local proxy that the test then cuts: the server is gone mid-life.
-    const sockets = new Set<net.Socket>();
-    const proxy = net.createServer((client) => {
-      const upstream = net.connect(5432, '127.0.0.1');
-      sockets.add(client).add(upstream);
-      client.pipe(upstream).pipe(client);
-      client.on('error', () => undefined);
-      upstream.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const url = new URL(harness.db.url);
-    url.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
-    const dataSource = createDataSource({ url: url.toString(), poolSize: 2, applicationName: 'tickerbell-outage-test' });
-    await dataSource.initialize();
+    const database = await cuttableDatabase(harness.db.url, 'tickerbell-outage-test');
+    const { dataSource } = database;
     try {
       const { app } = loggedApp({ dataSource });
       await request(app).get('/api/cot/instruments').expect(200);
-      await new Promise<void>((resolve) => proxy.close(() => resolve()) && sockets.forEach((s) => s.destroy()));
+      await database.cut();
       for (const path of ['/api/cot/instruments', '/api/exchanges']) {
         const res = await request(app).get(path);
         expect(res.status).toBe(503);
@@ -147,8 +135,7 @@ describe('malformed input and outages (real Express, PostgreSQL and Redis)', () 
       const ready = await request(app).get('/api/ready').expect(503);
       expect(ready.body.checks.database).toMatchObject({ ok: false, error: 'unavailable' });
     } finally {
-      if (proxy.listening) proxy.close();
-      await dataSource.destroy().catch(() => undefined);
+      await database.close();
     }
   });
 });

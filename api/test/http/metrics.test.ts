@@ -1,8 +1,6 @@
 import http from 'node:http';
-import net from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
-import { createDataSource } from '@tickerbell/entities';
 import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { METRICS_PATH } from '../../src/admin/metrics.routes';
 import { createApp } from '../../src/app';
@@ -10,22 +8,13 @@ import { loadApiConfig } from '../../src/config';
 import { routeKey } from '../../src/http/route-table';
 import { API_ROUTES } from '../../src/route-table';
 import { AlertsHarness } from '../support/alerts-support';
+import { cuttableDatabase } from '../support/cuttable-database';
 import { quickUser, type SignedIn } from '../support/route-requests';
 import { mountedKey, mountedRoutes } from '../support/route-walk';
+import { sample } from '@tickerbell/jobs/testing/prometheus-text';
 
 const METRICS_TOKEN = 'metrics-token-of-the-operators';
 const QUEUES_TOKEN = 'admin-queues-token-of-the-operators';
-
-/** The value of the sample `name{labels...}` in a Prometheus text scrape (other labels ignored), else undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe('GET /metrics on the api (real app, PostgreSQL, Redis)', () => {
   const harness = new AlertsHarness({ TRUST_PROXY: '1', METRICS_TOKEN, ADMIN_QUEUES_TOKEN: QUEUES_TOKEN });
@@ -126,27 +115,15 @@ describe('GET /metrics on the api (real app, PostgreSQL, Redis)', () => {
   });
 
   it('with PostgreSQL gone, still answers 200: the source samples are left out and counted as scrape errors', async () => {
-    // A real connection through a local proxy that the test then cuts (as in malformed-input.test.ts).
-    const sockets = new Set<net.Socket>();
-    const proxy = net.createServer((client) => {
-      const upstream = net.connect(5432, '127.0.0.1');
-      sockets.add(client).add(upstream);
-      client.pipe(upstream).pipe(client);
-      client.on('error', () => undefined);
-      upstream.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const url = new URL(harness.db.url);
-    url.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
-    const dataSource = createDataSource({ url: url.toString(), poolSize: 2, applicationName: 'tickerbell-metrics-outage-test' });
-    await dataSource.initialize();
+    const database = await cuttableDatabase(harness.db.url, 'tickerbell-metrics-outage-test');
+    const { dataSource } = database;
     await harness.db.dataSource.query(`INSERT INTO source_health (source, last_success_at, consecutive_failures) VALUES ('coingecko', '2026-11-21T11:59:00Z', 0)`);
     try {
       const config = loadApiConfig({ NODE_ENV: 'test', DATABASE_URL: harness.db.url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: harness.prefix, METRICS_TOKEN });
       const app = createApp({ config, dataSource, redis: harness.redis, queues: harness.queues, logger: pino({ level: 'silent' }) });
       const before = await request(app).get(METRICS_PATH).set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
       expect(sample(before.text, 'tickerbell_source_up', { source: 'coingecko' })).toBe(1);
-      await new Promise<void>((resolve) => proxy.close(() => resolve()) && sockets.forEach((s) => s.destroy()));
+      await database.cut();
 
       const res = await request(app).get(METRICS_PATH).set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
       expect(sample(res.text, 'tickerbell_source_up')).toBeUndefined();
@@ -156,8 +133,7 @@ describe('GET /metrics on the api (real app, PostgreSQL, Redis)', () => {
       // Redis still answers: the queue depth is there.
       expect(sample(res.text, 'tickerbell_queue_jobs', { queue: 'housekeeping', state: 'waiting' })).toEqual(expect.any(Number));
     } finally {
-      if (proxy.listening) proxy.close();
-      await dataSource.destroy().catch(() => undefined);
+      await database.close();
     }
   });
 
