@@ -8,14 +8,20 @@ export const INT4_MAX = 2_147_483_647;
 /** An id in a body or query: a positive int4 (a larger one would be a database error, not a 400). */
 export const int4Id = z.coerce.number().int().min(1).max(INT4_MAX);
 
+/** A row id in a path: a positive int4 in decimal (the route tables describe path ids with it). */
+export const pathIdSchema = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, 'a positive integer')
+  .refine((value) => Number(value) <= INT4_MAX, `at most ${INT4_MAX}`);
+
 /**
  * An id in a path: anything but a positive int4 cannot be one of the caller's rows, so it is the
  * same 404 as an id that does not exist (no hint whether the resource exists).
  */
 export function idParam(value: unknown, what: string): number {
-  const id = typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
-  if (!(id <= INT4_MAX)) throw notFound(`No such ${what}`);
-  return id;
+  const parsed = pathIdSchema.safeParse(value);
+  if (!parsed.success) throw notFound(`No such ${what}`);
+  return Number(parsed.data);
 }
 
 const NUL = '\u0000';

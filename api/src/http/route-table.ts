@@ -154,11 +154,5 @@ export function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   return {};
 }
 
-/**
- * A row id in a path as `idParam` (api/src/http/input.ts) takes it: a positive int4 in decimal.
- * Anything else is the same 404 as an id that does not exist (route-table.test.ts checks the two agree).
- */
-export const pathIdSchema = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/, 'a positive integer')
-  .refine((value) => Number(value) <= 2_147_483_647, 'at most 2147483647');
+/** Path ids as the routes take them (`idParam`): one schema, in api/src/http/input.ts. */
+export { pathIdSchema } from './input';
