@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   // bull-board's UI needs its own scripts: mounted before the strict content security policy.
   app.use(
     helmet({ contentSecurityPolicy: false }),
-    adminQueuesRoutes({ queues: deps.queues, token: config.ADMIN_QUEUES_TOKEN, publicUrl: config.PUBLIC_URL }),
+    adminQueuesRoutes({ queues: deps.queues, token: config.ADMIN_QUEUES_TOKEN, publicUrl: config.PUBLIC_URL, bodyLimit: config.BODY_LIMIT }),
   );
   app.use(helmet());
   app.use(express.json({ limit: config.BODY_LIMIT }));

@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import type { JobQueues } from '@tickerbell/jobs';
 import { requireAdminOrOperator, sameToken } from './admin-access';
 
@@ -40,7 +40,7 @@ function requireAdmin(token: string | undefined, publicUrl: string): RequestHand
 }
 
 /** bull-board over every queue, for administrators (and operators holding ADMIN_QUEUES_TOKEN). */
-export function adminQueuesRoutes(deps: { queues: JobQueues; token?: string; publicUrl: string }): Router {
+export function adminQueuesRoutes(deps: { queues: JobQueues; token?: string; publicUrl: string; bodyLimit: string }): Router {
   const router = Router();
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(ADMIN_QUEUES_PATH);
@@ -48,6 +48,8 @@ export function adminQueuesRoutes(deps: { queues: JobQueues; token?: string; pub
     queues: deps.queues.all().map((queue) => new BullMQAdapter(queue)),
     serverAdapter,
   });
-  router.use(ADMIN_QUEUES_PATH, ...requireAdmin(deps.token, deps.publicUrl), serverAdapter.getRouter());
+  // Our body parser before bull-board's own: a malformed body (bad encoding, broken JSON) is the
+  // api's 400 with its JSON error body, not bull-board's; bull-board then finds the body parsed.
+  router.use(ADMIN_QUEUES_PATH, ...requireAdmin(deps.token, deps.publicUrl), express.json({ limit: deps.bodyLimit }), serverAdapter.getRouter());
   return router;
 }

@@ -37,7 +37,9 @@ const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20261112);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5);
 const FINDINGS_FILE = path.resolve(__dirname, '../../../test-artifacts/fuzz-findings.txt');
 
-type IdentityName = 'anonymous' | 'user';
+type IdentityName = 'anonymous' | 'user' | 'admin';
+/** The routes only administrators reach are also sent as an administrator (bull-board, metrics). */
+const isAdminRoute = (route: RouteSpec) => route.auth === 'admin' || route.auth === 'admin-or-operator';
 
 /** A request being built: path values and query pairs already percent-encoded, the body raw. */
 interface Parts {
@@ -256,7 +258,7 @@ function problemOf(res: RawResponse, changed: string[]): string | null {
 describe('fuzz: malformed requests to every route (real app, PostgreSQL, Redis)', () => {
   const harness = new AlertsHarness({ TRUST_PROXY: '1', ALERTS_PLAN_LIMITS: 'free=100000', RATE_LIMIT_LOG_MAX: '100000' });
   let server: http.Server;
-  const figures: Figures = { requests: 0, byIdentity: { anonymous: 0, user: 0 }, byClass: {}, failures: 0 };
+  const figures: Figures = { requests: 0, byIdentity: { anonymous: 0, user: 0, admin: 0 }, byClass: {}, failures: 0 };
   const allFindings: string[] = [];
   const started = Date.now();
   let userCount = 0;
@@ -275,6 +277,13 @@ describe('fuzz: malformed requests to every route (real app, PostgreSQL, Redis)'
     baseline = await rowWrites(harness.db.dataSource);
     return { name: 'user', agent: user.agent, csrf: user.csrf };
   };
+  const newAdmin = async (): Promise<Identity> => {
+    const email = `fuzz-admin-${++userCount}@example.com`;
+    const admin = await quickUser(harness.db.dataSource, server, email);
+    await harness.db.dataSource.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [admin.id]);
+    baseline = await rowWrites(harness.db.dataSource);
+    return { name: 'admin', agent: admin.agent, csrf: admin.csrf };
+  };
   const newAnonymous = async (): Promise<Identity> => {
     const agent = request.agent(server);
     return { name: 'anonymous', agent, csrf: await csrfOf(agent) };
@@ -287,13 +296,14 @@ describe('fuzz: malformed requests to every route (real app, PostgreSQL, Redis)'
     server = http.createServer(harness.api).listen(0);
     identities.anonymous = await newAnonymous();
     identities.user = await newUser();
+    identities.admin = await newAdmin();
   });
 
   afterAll(async () => {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     // The figures for the issue's closing note.
     process.stdout.write(
-      `\nfuzz: ${figures.requests} requests (${figures.byIdentity.anonymous} signed out, ${figures.byIdentity.user} signed in) over ${API_ROUTES.length} routes in ${seconds} s; ` +
+      `\nfuzz: ${figures.requests} requests (${figures.byIdentity.anonymous} signed out, ${figures.byIdentity.user} signed in, ${figures.byIdentity.admin} as an administrator) over ${API_ROUTES.length} routes in ${seconds} s; ` +
         `answers ${JSON.stringify(figures.byClass)}; ${figures.failures} failing; seed ${BASE_SEED}, ${RUNS} random runs per route and identity\n`,
     );
     if (allFindings.length) {
@@ -325,13 +335,14 @@ describe('fuzz: malformed requests to every route (real app, PostgreSQL, Redis)'
       if (res.status < 400) {
         const session = await identity.agent.get('/api/auth/session');
         if (identityName === 'user' && !session.body.user) identities.user = await newUser();
+        if (identityName === 'admin' && !session.body.user) identities.admin = await newAdmin();
         if (identityName === 'anonymous') identities.anonymous = await newAnonymous();
       }
     }
     const problem = problemOf(res, changed);
     if (!problem) return null;
     figures.failures++;
-    return `[${label}] -> ${problem}\n    ${curlOf(req, identityName === 'user')}`;
+    return `[${label}] -> ${problem}\n    ${curlOf(req, identityName !== 'anonymous')}`;
   };
 
   const seedOf = (key: string) => [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, BASE_SEED);
@@ -366,6 +377,25 @@ describe('fuzz: malformed requests to every route (real app, PostgreSQL, Redis)'
       );
       allFindings.push(...findings.map((f) => `${identityName} ${routeKey(route)} ${f}`));
       expect(findings.length > 20 ? [...findings.slice(0, 20), `... and ${findings.length - 20} more`] : findings).toEqual([]);
+    });
+  });
+
+  describe('as admin', () => {
+    it.each(API_ROUTES.filter(isAdminRoute).map((route) => [routeKey(route), route] as const))('%s', async (_key, route) => {
+      const findings: string[] = [];
+      for (const attack of catalogue(route, 'admin')) {
+        const finding = await attempt(route, 'admin', [attack]);
+        if (finding) findings.push(finding);
+      }
+      await fc.assert(
+        fc.asyncProperty(randomAttack(route), async (attacks) => {
+          const finding = await attempt(route, 'admin', attacks);
+          if (finding) findings.push(`random: ${finding}`);
+        }),
+        { seed: seedOf(`admin ${routeKey(route)}`), numRuns: RUNS, endOnFailure: true },
+      );
+      allFindings.push(...findings.map((f) => `admin ${routeKey(route)} ${f}`));
+      expect(findings).toEqual([]);
     });
   });
 });
