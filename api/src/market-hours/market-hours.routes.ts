@@ -9,6 +9,7 @@ import {
   loadExchangeCalendars,
   setExchangeFollow,
   marketStatusAt,
+  regularBreakOf,
   toClientExchange,
   type ExchangeCalendar,
 } from '@tickerbell/jobs/market-hours';
@@ -61,6 +62,7 @@ export function marketHoursRoutes(deps: MarketHoursRouteDeps): Router {
       const state = marketStatusAt(calendar, now);
       return {
         ...toClientExchange(calendar.exchange),
+        ...regularBreakOf(calendar.exchange),
         status: state.status,
         nextTransition: state.nextTransition ? { kind: state.nextTransition.kind, at: state.nextTransition.at.toISOString() } : null,
         following: following.has(calendar.exchange.id),

@@ -51,10 +51,19 @@ describe('GET /api/exchanges (real Express and PostgreSQL, fixed clock)', () => 
       close: '16:00',
       timezone: 'America/New_York',
       days: [1, 2, 3, 4, 5],
+      breakStart: null,
+      breakEnd: null,
       status: 'open',
       nextTransition: { kind: 'close', at: '2026-11-23T21:00:00.000Z' },
       following: false,
     });
+  });
+
+  it('carries the lunch break of the exchanges that have one, and null for those that trade through', async () => {
+    const list = byId((await request(app(fixedClock('2026-11-24T02:00:00Z'))).get('/api/exchanges').expect(200)).body);
+    expect(list.get('XHKG')).toMatchObject({ open: '09:30', close: '16:00', breakStart: '12:00', breakEnd: '13:00' });
+    expect(list.get('XTKS')).toMatchObject({ open: '09:00', close: '15:30', breakStart: '11:30', breakEnd: '12:30' });
+    expect(list.get('XLON')).toMatchObject({ breakStart: null, breakEnd: null });
   });
 
   it('computes each status at the injected instant, not the wall clock', async () => {

@@ -19,8 +19,11 @@ export interface ClientExchange {
   days: number[];
 }
 
-/** One exchange of GET /api/exchanges (a bare list): the client shape plus live status. */
+/** One exchange of GET /api/exchanges (a bare list): the client shape plus its lunch break and live status. */
 export interface ExchangeView extends ClientExchange {
+  /** The regular lunch break in exchange-local 'HH:MM' (Hong Kong 12:00–13:00); both null when the exchange trades straight through. */
+  breakStart: string | null;
+  breakEnd: string | null;
   status: MarketStatus;
   /** The next open, lunch break start or end, or close (ISO instant); null when none is known. */
   nextTransition: { kind: TransitionKind; at: string } | null;

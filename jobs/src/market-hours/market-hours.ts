@@ -130,6 +130,18 @@ export function toClientExchange(exchange: ExchangeHours): ClientExchange {
   return { id, name, location, open, close, timezone, days: [...weekdays] };
 }
 
+/**
+ * The regular lunch break, both ends or neither: a break that does not lie inside the regular
+ * session is not one the sessions apply either (see computeSession).
+ */
+export function regularBreakOf(exchange: ExchangeHours): { breakStart: string | null; breakEnd: string | null } {
+  const { open, close, breakStart, breakEnd } = exchange;
+  // 'HH:MM' strings compare in time order.
+  return breakStart !== null && breakEnd !== null && open < breakStart && breakStart < breakEnd && breakEnd < close
+    ? { breakStart, breakEnd }
+    : { breakStart: null, breakEnd: null };
+}
+
 function localInstant(date: string, hhmm: string, zone: string): Date {
   const dt = DateTime.fromISO(`${date}T${hhmm}`, { zone });
   if (!dt.isValid) throw new Error(`invalid local time ${date} ${hhmm} in ${zone}: ${dt.invalidExplanation ?? dt.invalidReason}`);

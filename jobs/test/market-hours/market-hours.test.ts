@@ -1,4 +1,4 @@
-import { marketEventsBetween, marketStatusAt, sessionToJson, sessionsBetween, type MarketSession } from '../../src/market-hours/market-hours';
+import { marketEventsBetween, marketStatusAt, regularBreakOf, sessionToJson, sessionsBetween, type MarketSession } from '../../src/market-hours/market-hours';
 import { bundledCalendar, readCsv, readSessionFixture } from './market-hours-fixtures';
 
 const iso = (s: MarketSession) => sessionToJson(s);
@@ -284,5 +284,19 @@ describe('market-hours: notification events between two instants', () => {
       ['2026-11-24', 'opening_soon', '2026-11-23T22:50:00.000Z'],
       ['2026-11-24', 'opened', '2026-11-23T23:00:00.000Z'],
     ]);
+  });
+});
+
+describe('market-hours: the regular lunch break an exchange answers with', () => {
+  it('is the bundled break of Hong Kong and Tokyo, and none for New York', () => {
+    expect(regularBreakOf(bundledCalendar('XHKG').exchange)).toEqual({ breakStart: '12:00', breakEnd: '13:00' });
+    expect(regularBreakOf(bundledCalendar('XTKS').exchange)).toEqual({ breakStart: '11:30', breakEnd: '12:30' });
+    expect(regularBreakOf(bundledCalendar('XNYS').exchange)).toEqual({ breakStart: null, breakEnd: null });
+  });
+
+  it('is none when the break does not lie inside the session, as the sessions treat it', () => {
+    const exchange = { ...bundledCalendar('XHKG').exchange, breakStart: '08:00', breakEnd: '09:00' };
+    expect(regularBreakOf(exchange)).toEqual({ breakStart: null, breakEnd: null });
+    expect(regularBreakOf({ ...exchange, breakStart: '12:00', breakEnd: null })).toEqual({ breakStart: null, breakEnd: null });
   });
 });

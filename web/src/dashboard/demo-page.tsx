@@ -13,9 +13,9 @@ const MINUTE = 60_000;
 export function demoExchanges(openedAt: number): ExchangeView[] {
   const at = (minutes: number): string => new Date(openedAt + minutes * MINUTE).toISOString();
   return [
-    { id: 'demo-nyse', name: 'New York Stock Exchange', location: 'New York', open: '09:30', close: '16:00', timezone: 'America/New_York', days: [1, 2, 3, 4, 5], status: 'open', nextTransition: { kind: 'close', at: at(95) }, following: true },
-    { id: 'demo-lse', name: 'London Stock Exchange', location: 'London', open: '08:00', close: '16:30', timezone: 'Europe/London', days: [1, 2, 3, 4, 5], status: 'closed', nextTransition: { kind: 'open', at: at(9) }, following: true },
-    { id: 'demo-tse', name: 'Tokyo Stock Exchange', location: 'Tokyo', open: '09:00', close: '15:30', timezone: 'Asia/Tokyo', days: [1, 2, 3, 4, 5], status: 'lunch', nextTransition: { kind: 'break_end', at: at(42) }, following: true },
+    { id: 'demo-nyse', name: 'New York Stock Exchange', location: 'New York', open: '09:30', close: '16:00', timezone: 'America/New_York', days: [1, 2, 3, 4, 5], breakStart: null, breakEnd: null, status: 'open', nextTransition: { kind: 'close', at: at(95) }, following: true },
+    { id: 'demo-lse', name: 'London Stock Exchange', location: 'London', open: '08:00', close: '16:30', timezone: 'Europe/London', days: [1, 2, 3, 4, 5], breakStart: null, breakEnd: null, status: 'closed', nextTransition: { kind: 'open', at: at(9) }, following: true },
+    { id: 'demo-tse', name: 'Tokyo Stock Exchange', location: 'Tokyo', open: '09:00', close: '15:30', timezone: 'Asia/Tokyo', days: [1, 2, 3, 4, 5], breakStart: '11:30', breakEnd: '12:30', status: 'lunch', nextTransition: { kind: 'break_end', at: at(42) }, following: true },
   ];
 }
 

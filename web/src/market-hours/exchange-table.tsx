@@ -1,5 +1,5 @@
 import type { ExchangeView } from '@tickerbell/jobs/market-hours/shapes';
-import { STATUS_LABELS, TRANSITION_LABELS, formatCountdown, formatTradingDays, groupExchangesByRegion, sortExchangesByName } from './exchanges-client';
+import { STATUS_LABELS, TRANSITION_LABELS, formatCountdown, formatTradingDays, formatTradingHours, groupExchangesByRegion, sortExchangesByName } from './exchanges-client';
 import type { ExchangeFollowing } from './use-exchanges';
 import './market-hours.css';
 
@@ -53,7 +53,7 @@ function ExchangeRow({ exchange, now, follow }: { exchange: ExchangeView; now: n
         )}
       </td>
       <td className="exchange-table__hours">
-        {exchange.open}–{exchange.close}{' '}
+        {formatTradingHours(exchange)}{' '}
         <span className="data-table__sub">
           {formatTradingDays(exchange.days)} · {exchange.timezone}
         </span>

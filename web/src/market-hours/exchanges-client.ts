@@ -32,7 +32,7 @@ export const TRANSITION_LABELS: Readonly<Record<TransitionKind, string>> = {
 
 function parseExchange(value: unknown, index: number): ExchangeView {
   if (!isRecord(value)) throw new TypeError(`exchanges[${index}]: expected an object`);
-  const { id, name, location, open, close, timezone, days, status, nextTransition, following } = value;
+  const { id, name, location, open, close, timezone, days, breakStart, breakEnd, status, nextTransition, following } = value;
   for (const [field, text] of Object.entries({ id, name, open, close, timezone })) {
     if (typeof text !== 'string') throw new TypeError(`exchanges[${index}].${field}: expected text`);
   }
@@ -52,6 +52,8 @@ function parseExchange(value: unknown, index: number): ExchangeView {
     close: close as string,
     timezone: timezone as string,
     days: days as number[],
+    // Both ends or neither, as the api answers them.
+    ...(typeof breakStart === 'string' && typeof breakEnd === 'string' ? { breakStart, breakEnd } : { breakStart: null, breakEnd: null }),
     status: status as MarketStatus,
     nextTransition: next,
     following: following === true,
@@ -125,6 +127,12 @@ export function formatCountdown(fromMs: number, toMs: number): string {
   if (days > 0) return `in ${days} d ${hours} h`;
   if (hours > 0) return `in ${hours} h ${pad(minutes)} min`;
   return `in ${minutes} min ${pad(secs)} s`;
+}
+
+/** Regular hours as sessions: "09:30–12:00, 13:00–16:00" with a lunch break, "09:30–16:00" without. */
+export function formatTradingHours(exchange: { open: string; close: string; breakStart: string | null; breakEnd: string | null }): string {
+  const { open, close, breakStart, breakEnd } = exchange;
+  return breakStart !== null && breakEnd !== null ? `${open}–${breakStart}, ${breakEnd}–${close}` : `${open}–${close}`;
 }
 
 const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

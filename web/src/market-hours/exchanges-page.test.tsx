@@ -65,6 +65,29 @@ describe('exchange order', () => {
 });
 
 describe('exchanges page', () => {
+  it('shows the lunch break in the hours column: two sessions for Hong Kong, one for New York', async () => {
+    const [newYork] = sampleExchanges() as [ExchangeView];
+    const hongKong: ExchangeView = {
+      ...newYork,
+      id: 'XHKG',
+      name: 'Hong Kong Exchanges',
+      location: 'Hong Kong',
+      timezone: 'Asia/Hong_Kong',
+      open: '09:30',
+      close: '16:00',
+      breakStart: '12:00',
+      breakEnd: '13:00',
+      following: false,
+    };
+    api([{ ...newYork, id: 'XNYS' }, hongKong]);
+    renderApp('/dashboard/exchanges');
+
+    const table = await screen.findByRole('table', { name: 'All exchanges' });
+    const hoursOf = (name: string) => within(table).getByRole('rowheader', { name: new RegExp(name) }).closest('tr')?.querySelector('.exchange-table__hours')?.textContent;
+    expect(hoursOf('Hong Kong Exchanges')).toMatch(/^09:30–12:00, 13:00–16:00 /);
+    expect(hoursOf('New York Stock Exchange')).toMatch(/^09:30–16:00 /);
+  });
+
   it('lists the exchanges by region and name, each with a Follow or Unfollow button', async () => {
     api(exchanges());
     renderApp('/dashboard/exchanges');

@@ -19,9 +19,9 @@ export function AboutPage() {
           heading: 'Why we built it',
           body: (
             <p>
-              Traders keep a dozen tabs open: an exchange clock, a price alert app, the CFTC site, EDGAR, a block
-              explorer, a prediction market. Tickerbell watches all of them in the background and rings when
-              something you care about happens, so your attention goes to decisions instead of refreshing pages.
+              Traders keep a dozen tabs open: an exchange clock, a price alert app, a charting site, the CFTC’s
+              positioning reports. Tickerbell watches them in the background and rings when something you care
+              about happens, so your attention goes to decisions instead of refreshing pages.
             </p>
           ),
         },
@@ -69,8 +69,8 @@ export function TeamPage() {
           heading: 'Who builds Tickerbell',
           body: (
             <p>
-              The core team looks after the data pipelines (exchange calendars, CFTC, SEC EDGAR, Ethereum and
-              DeFi sources), the alert engine, and this web app. Every change is reviewed and tested against
+              The core team looks after the data pipelines (exchange calendars, market prices and the CFTC’s
+              reports), the alert engine, and this web app. Every change is reviewed and tested against
               recorded real data before it ships.
             </p>
           ),
@@ -91,8 +91,9 @@ export function TeamPage() {
           heading: 'Using Tickerbell as a team',
           body: (
             <p>
-              Team accounts let a desk share one subscription: invite members by email, give them roles, and see one
-              activity log of alerts and notifications. See <Link to="/pricing">Pricing</Link> for the Team plan.
+              Teams let a desk work together: invite members by email, give them roles, and see one activity log of
+              who joined and what changed. Create a team in the dashboard settings; see{' '}
+              <Link to="/features#accounts">Features</Link>.
             </p>
           ),
         },

@@ -12,15 +12,21 @@ export const QUESTIONS: readonly Question[] = [
   {
     id: 'what',
     question: 'What is Tickerbell?',
-    answer: 'A market analytics and monitoring app for traders: exchange open and close notifications, price and crypto alerts, futures positioning, insider trades, IPO lockups, whale wallets, prediction markets and liquidity-pool yields, in one dashboard.',
+    answer: (
+      <>
+        A market analytics and monitoring app for traders: exchange open and close notifications, price and technical
+        alerts you can hear, live quotes and charts, watchlists and futures positioning, in one dashboard. See every
+        feature on the <Link to="/features">features page</Link>.
+      </>
+    ),
   },
   {
     id: 'cost',
     question: 'Does it cost anything?',
     answer: (
       <>
-        There is a Free plan. Pro and Team add more alerts and features; the operator of each install sets the
-        prices and billing runs through Stripe. See <Link to="/pricing">Pricing</Link>.
+        No: every account gets every feature. The operator of each install sets how many alerts an account may keep
+        active. See <Link to="/pricing">Pricing</Link>.
       </>
     ),
   },

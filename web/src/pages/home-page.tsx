@@ -1,7 +1,9 @@
 import { Link } from 'react-router-dom';
 import { ParticleBackground } from '../background/particle-background';
 import { SIGN_UP_PATH } from '../layout/site-links';
-import { CAPABILITY_GROUPS, EXAMPLE_NOTIFICATIONS } from './home-content';
+import { FeatureIcon } from '../features/feature-icon';
+import { FEATURE_GROUPS, featuresIn } from '../features/feature-list';
+import { EXAMPLE_NOTIFICATIONS } from './home-content';
 import './home.css';
 
 function NotificationPreview() {
@@ -36,9 +38,8 @@ export function HomePage() {
             </h1>
             <p className="hero__lede">
               Real-time dashboards, audio alerts and professional-grade analysis tools in one place.
-              Tickerbell watches exchanges, prices, futures positioning, insider filings, whale wallets
-              and prediction markets, and tells you, on screen or out loud, the moment something you care
-              about happens.
+              Tickerbell watches exchanges, prices and futures positioning, and tells you, on screen or
+              out loud, the moment something you care about happens.
             </p>
             <div className="hero__actions">
               <Link to={SIGN_UP_PATH} className="button button--primary button--large">
@@ -53,28 +54,32 @@ export function HomePage() {
         </div>
       </section>
 
-      {CAPABILITY_GROUPS.map((group) => (
-        <section key={group.id} className="capability-group" aria-labelledby={`group-${group.id}`}>
-          <div className="container">
-            <div className="capability-group__header">
-              <h2 id={`group-${group.id}`} className="section-title">
-                {group.title}
-              </h2>
-              <p className="section-intro">{group.intro}</p>
+      {FEATURE_GROUPS.map((group) => ({ group, features: featuresIn(group.id) }))
+        // A group shows once one of its features is in the build.
+        .filter(({ features }) => features.length > 0)
+        .map(({ group, features }) => (
+          <section key={group.id} className="capability-group" aria-labelledby={`group-${group.id}`}>
+            <div className="container">
+              <div className="capability-group__header">
+                <h2 id={`group-${group.id}`} className="section-title">
+                  {group.title}
+                </h2>
+                <p className="section-intro">{group.intro}</p>
+              </div>
+              <div className="capability-grid">
+                {features.map((feature) => (
+                  <article key={feature.id} className="capability" aria-labelledby={`capability-${feature.id}`}>
+                    <FeatureIcon name={feature.icon} className="capability__icon" />
+                    <h3 id={`capability-${feature.id}`} className="capability__title">
+                      {feature.title}
+                    </h3>
+                    <p className="capability__body">{feature.blurb}</p>
+                  </article>
+                ))}
+              </div>
             </div>
-            <div className="capability-grid">
-              {group.capabilities.map((capability) => (
-                <article key={capability.id} className="capability" aria-labelledby={`capability-${capability.id}`}>
-                  <h3 id={`capability-${capability.id}`} className="capability__title">
-                    {capability.title}
-                  </h3>
-                  <p className="capability__body">{capability.body}</p>
-                </article>
-              ))}
-            </div>
-          </div>
-        </section>
-      ))}
+          </section>
+        ))}
 
       <section className="closing-cta closing-cta--particles" aria-labelledby="closing-cta-title">
         <ParticleBackground />

@@ -14,9 +14,8 @@ export function PrivacyPage() {
           body: (
             <ul className="content-list">
               <li>Account: your name, email address, a salted hash of your password (never the password itself) or your Google account id, and your role.</li>
-              <li>What you set up: followed exchanges, alerts, watchlists, layouts, predictions, team memberships and preferences.</li>
-              <li>Notifications and the activity log of your team.</li>
-              <li>Subscription status from Stripe; card details stay with Stripe.</li>
+              <li>What you set up: followed exchanges, alerts, watchlists, layouts, team memberships and preferences.</li>
+              <li>Notifications, the browsers you allowed to receive push notifications, and the activity log of your team.</li>
               <li>Whether you installed the app, and from where, so we can improve install prompts.</li>
             </ul>
           ),
@@ -37,8 +36,8 @@ export function PrivacyPage() {
           heading: 'How we use it',
           body: (
             <p>
-              Only to run Tickerbell for you: sign you in, send the notifications you asked for, and bill the plan you
-              chose. We do not sell personal data and do not use advertising trackers.
+              Only to run Tickerbell for you: sign you in and send the notifications you asked for. We do not sell
+              personal data and do not use advertising trackers.
             </p>
           ),
         },
@@ -58,8 +57,8 @@ export function PrivacyPage() {
           body: (
             <p>
               You can correct your profile in the dashboard settings and ask for a copy or the deletion of your data
-              through the <Link to="/contact">contact form</Link>. Deleting your account removes your personal data;
-              records that the law requires us to keep (invoices) are kept for the period required.
+              through the <Link to="/contact">contact form</Link>. Deleting your account removes your personal data
+              and stops every alert and notification it had set up at once.
             </p>
           ),
         },
@@ -111,18 +110,8 @@ export function TermsPage() {
           heading: 'Acceptable use',
           body: (
             <p>
-              Do not overload the service, scrape it, try to reach other users’ data, or post unlawful or abusive
-              content in chat rooms. We may suspend accounts that do.
-            </p>
-          ),
-        },
-        {
-          id: 'billing',
-          heading: 'Paid plans',
-          body: (
-            <p>
-              Paid plans are billed through Stripe at the price shown at checkout and renew until cancelled.
-              Cancelling stops the next renewal; you keep paid features until the end of the period you paid for.
+              Do not overload the service, scrape it, try to reach other users’ data, or use it to send unlawful or
+              abusive content (alert messages and webhooks included). We may suspend accounts that do.
             </p>
           ),
         },

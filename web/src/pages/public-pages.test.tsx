@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { removeFetch } from '../../test/fake-fetch';
 import { installFakeApi, renderApp } from '../../test/render-app';
 import { FOOTER_COLUMNS, HEADER_LINKS } from '../layout/site-links';
-import { FEATURES } from './features-page';
-import { PLANS } from './pricing-page';
+import { FEATURE_LIST } from '../features/feature-list';
+import { FREE_ALERT_LIMIT } from './pricing-page';
 
 const FORBIDDEN = /lorem|ipsum|placeholder|coming soon|todo|tbd/i;
 
@@ -28,31 +28,28 @@ describe('every page the header and footer link to', () => {
 });
 
 describe('features page', () => {
-  it('has one section per capability of the spec, each saying how it works', async () => {
+  it('has one section per feature of the build, each saying how it works', async () => {
     installFakeApi(null);
     renderApp('/features');
     await screen.findByRole('heading', { level: 1, name: 'Features' });
 
-    expect(FEATURES).toHaveLength(15);
-    for (const feature of FEATURES) {
-      const section = screen.getByRole('region', { name: feature.heading });
+    expect(within(screen.getByRole('main')).getAllByRole('heading', { level: 2 })).toHaveLength(FEATURE_LIST.length);
+    for (const feature of FEATURE_LIST) {
+      const section = screen.getByRole('region', { name: feature.title });
       expect(within(section).getByRole('heading', { name: 'How it works' })).toBeInTheDocument();
     }
   });
 });
 
 describe('pricing page', () => {
-  it('lists Free, Pro and Team with their alert limits, operator-set prices and Stripe billing', async () => {
+  it('offers the one plan this build has, with its alert limit and every feature, and no payment', async () => {
     installFakeApi(null);
     renderApp('/pricing');
     await screen.findByRole('heading', { level: 1, name: 'Pricing' });
 
-    expect(PLANS.map((plan) => plan.name)).toEqual(['Free', 'Pro', 'Team']);
-    for (const plan of PLANS) {
-      expect(screen.getByRole('heading', { level: 2, name: plan.name })).toBeInTheDocument();
-      expect(screen.getByText(plan.alertLimit)).toBeInTheDocument();
-    }
-    expect(screen.getByRole('main')).toHaveTextContent(/operator of each install sets the prices/);
-    expect(screen.getByRole('main')).toHaveTextContent(/Stripe/);
+    const plan = screen.getByRole('listitem', { name: 'Free' });
+    expect(within(plan).getByText(new RegExp(`Up to ${FREE_ALERT_LIMIT} active alerts`))).toBeInTheDocument();
+    expect(within(plan).getAllByRole('listitem')).toHaveLength(FEATURE_LIST.length);
+    expect(screen.getByRole('main')).toHaveTextContent(/operator of each install decides how many alerts/);
   });
 });

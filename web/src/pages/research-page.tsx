@@ -1,5 +1,31 @@
 import { Link } from 'react-router-dom';
-import { ContentPage } from './content-page';
+import { FEATURE_LIST } from '../features/feature-list';
+import { ContentPage, type ContentSection } from './content-page';
+
+// The sources and methods of the features this build has (features/feature-list.ts).
+const withSource = FEATURE_LIST.filter((feature) => feature.source !== undefined);
+
+const methods: ContentSection[] = FEATURE_LIST.flatMap((feature) =>
+  feature.method
+    ? [
+        {
+          id: feature.id,
+          heading: feature.method.heading ?? feature.title,
+          body: (
+            <p>
+              {feature.method.text}
+              {feature.method.link && (
+                <>
+                  {' '}
+                  <Link to={feature.method.link.to}>{feature.method.link.label}</Link>.
+                </>
+              )}
+            </p>
+          ),
+        },
+      ]
+    : [],
+);
 
 export function ResearchPage() {
   return (
@@ -18,11 +44,9 @@ export function ResearchPage() {
           heading: 'Where the data comes from',
           body: (
             <ul className="content-list">
-              <li>Futures positioning: the CFTC’s weekly Commitments of Traders reports (Traders in Financial Futures).</li>
-              <li>Insider trades and IPO lockups: filings on the SEC’s EDGAR system.</li>
-              <li>Whale wallets: transactions read from the Ethereum network.</li>
-              <li>Prediction markets: market prices published by Polymarket.</li>
-              <li>Liquidity-pool yields: pool data from DefiLlama and Uniswap.</li>
+              {withSource.map((feature) => (
+                <li key={feature.id}>{feature.source}</li>
+              ))}
             </ul>
           ),
         },
@@ -32,33 +56,13 @@ export function ResearchPage() {
           body: (
             <p>
               Each source is fetched on its own schedule by background workers, parsed, and stored idempotently,
-              so fetching the same report twice never doubles it. The time of each source’s last successful fetch
-              is shown on the <Link to="/status">status page</Link>. Percentages are computed with decimal
-              arithmetic and rounded once, at the end, so results do not drift from floating-point error.
+              so fetching the same report twice never doubles it. The newest data of each source and its last
+              successful fetch are shown on the <Link to="/status">status page</Link>. Percentages are computed with
+              decimal arithmetic and rounded once, at the end, so results do not drift from floating-point error.
             </p>
           ),
         },
-        {
-          id: 'cot',
-          heading: 'Futures positioning (COT)',
-          body: (
-            <p>
-              Net positioning, percentile ranks, the COT index, extremes and the divergence between leveraged funds
-              and asset managers. <Link to="/research/cot">Read the COT definitions</Link>.
-            </p>
-          ),
-        },
-        {
-          id: 'market-hours',
-          heading: 'Market hours',
-          body: (
-            <p>
-              Exchange sessions are computed in each exchange’s IANA time zone from its opening time, closing time
-              and trading weekdays. A market counts as open from its opening minute up to, but not including, its
-              closing minute.
-            </p>
-          ),
-        },
+        ...methods,
       ]}
     />
   );

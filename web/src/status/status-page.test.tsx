@@ -22,10 +22,27 @@ const REDIS_DOWN: FakeReply = {
   },
 };
 
-function answer(health: FakeReply, ready: FakeReply) {
+const NOW = Date.now();
+const minutesAgo = (minutes: number): string => new Date(NOW - minutes * 60_000).toISOString();
+const SOURCES_FRESH: FakeReply = {
+  status: 200,
+  body: {
+    status: 'operational',
+    checkedAt: minutesAgo(0),
+    queues: [],
+    sources: [
+      { source: 'binance', healthy: true, lastSuccessAt: minutesAgo(1), lastErrorAt: null, lastDataAt: minutesAgo(2), consecutiveFailures: 0 },
+      { source: 'cftc', healthy: false, lastSuccessAt: minutesAgo(3 * 24 * 60), lastErrorAt: minutesAgo(5), lastDataAt: minutesAgo(6 * 24 * 60 + 30), consecutiveFailures: 3 },
+    ],
+  },
+};
+const NO_SOURCES: FakeReply = { status: 200, body: { status: 'operational', checkedAt: minutesAgo(0), queues: [], sources: [] } };
+
+function answer(health: FakeReply, ready: FakeReply, status: FakeReply = NO_SOURCES) {
   return installFetch((path) => {
     if (path === '/api/health') return health;
     if (path === '/api/ready') return ready;
+    if (path === '/api/status') return status;
     return { status: 404, body: { error: { code: 'not_found', message: 'Not found', requestId: 'r' } } };
   });
 }
@@ -40,6 +57,10 @@ function renderStatus() {
 
 function component(name: string) {
   return within(screen.getByRole('listitem', { name }));
+}
+
+function source(name: string) {
+  return within(within(screen.getByRole('region', { name: 'Data sources' })).getByRole('listitem', { name }));
 }
 
 afterEach(() => {
@@ -60,6 +81,40 @@ describe('StatusPage', () => {
     expect(component('Redis').getByText('Up')).toBeInTheDocument();
     expect(component('Redis').getByText('<1 ms')).toBeInTheDocument();
     expect(screen.getByText(/Last checked/)).toBeInTheDocument();
+  });
+
+  it('shows the API latency as this browser measured the health request, not n/a', async () => {
+    answer(HEALTH_OK, ALL_READY);
+
+    renderStatus();
+
+    await screen.findByRole('heading', { name: 'All systems operational' });
+    expect(component('API').queryByText('n/a')).toBeNull();
+    expect(component('API').getByText(/^(<1|\d+) ms$/)).toBeInTheDocument();
+  });
+
+  it('lists each data source with the freshness /api/status reports, and the failing ones', async () => {
+    answer(HEALTH_OK, ALL_READY, SOURCES_FRESH);
+
+    renderStatus();
+
+    await screen.findByRole('heading', { name: 'Data sources' });
+    expect(source('Binance crypto prices').getByText('Up')).toBeInTheDocument();
+    expect(source('Binance crypto prices').getByText(/\(2 min ago\)/)).toHaveAttribute('dateTime', minutesAgo(2));
+    expect(source('CFTC futures positioning (COT)').getByText('Failing')).toBeInTheDocument();
+    expect(source('CFTC futures positioning (COT)').getByText(/\(6 d ago\)/)).toHaveAttribute('dateTime', minutesAgo(6 * 24 * 60 + 30));
+    expect(source('CFTC futures positioning (COT)').getByText('The last 3 fetches failed.')).toBeInTheDocument();
+  });
+
+  it('says so when no source has reported yet, or when the freshness cannot be read', async () => {
+    answer(HEALTH_OK, ALL_READY, NO_SOURCES);
+    const { unmount } = renderStatus();
+    expect(await screen.findByText(/No data source has reported yet/)).toBeInTheDocument();
+    unmount();
+
+    answer(HEALTH_OK, ALL_READY, { status: 500, body: { error: { code: 'internal', message: 'Something went wrong on our side.', requestId: 'r' } } });
+    renderStatus();
+    expect(await screen.findByText(/Data-source freshness could not be read: Something went wrong on our side\./)).toBeInTheDocument();
   });
 
   it('shows a failing dependency down with its error', async () => {
@@ -91,7 +146,7 @@ describe('StatusPage', () => {
     const fetchMock = answer(HEALTH_OK, REDIS_DOWN);
     renderStatus();
     expect(await screen.findByRole('heading', { name: 'Some systems are down' })).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
 
     answer(HEALTH_OK, ALL_READY);
     await act(async () => {
@@ -114,7 +169,7 @@ describe('StatusPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
 
     expect(await screen.findByRole('heading', { name: 'All systems operational' })).toBeInTheDocument();
-    expect(fetchMock.mock.calls.map(([path]) => path)).toEqual(['/api/health', '/api/ready']);
+    expect(fetchMock.mock.calls.map(([path]) => path)).toEqual(['/api/health', '/api/ready', '/api/status']);
   });
 
   it('stops polling when it leaves the page', async () => {
@@ -128,7 +183,7 @@ describe('StatusPage', () => {
       await jest.advanceTimersByTimeAsync(120_000);
     });
 
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
   it('sets the document title', async () => {

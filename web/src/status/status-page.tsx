@@ -1,10 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { getHealth, getReadiness } from '../api/client';
+import { getHealth, getReadiness, type Health } from '../api/client';
+import { getSystemStatus, timed } from './status-client';
 import {
+  formatAge,
   formatLatency,
+  summarizeSources,
   summarizeStatus,
   type ComponentStatus,
+  type SourcesSummary,
+  type SourceView,
   type StatusSummary,
 } from './status-summary';
 import './status.css';
@@ -13,12 +18,13 @@ export const STATUS_REFRESH_MS = 30_000;
 
 interface StatusView {
   summary: StatusSummary | null;
+  sources: SourcesSummary | null;
   checkedAt: Date | null;
   checking: boolean;
 }
 
 function useStatusChecks(refreshMs: number): StatusView & { refresh: () => void } {
-  const [view, setView] = useState<StatusView>({ summary: null, checkedAt: null, checking: true });
+  const [view, setView] = useState<StatusView>({ summary: null, sources: null, checkedAt: null, checking: true });
   const inFlight = useRef<AbortController | null>(null);
 
   const refresh = useCallback(() => {
@@ -27,13 +33,18 @@ function useStatusChecks(refreshMs: number): StatusView & { refresh: () => void 
     const controller = new AbortController();
     inFlight.current = controller;
     setView((current) => ({ ...current, checking: true }));
-    void Promise.allSettled([getHealth(controller.signal), getReadiness(controller.signal)]).then(
-      ([health, ready]) => {
-        if (controller.signal.aborted) return;
-        inFlight.current = null;
-        setView({ summary: summarizeStatus(health, ready), checkedAt: new Date(), checking: false });
-      },
-    );
+    void Promise.allSettled([
+      timed(() => getHealth(controller.signal)),
+      getReadiness(controller.signal),
+      getSystemStatus(controller.signal),
+    ]).then(([timedHealth, ready, system]) => {
+      if (controller.signal.aborted) return;
+      inFlight.current = null;
+      const health: PromiseSettledResult<Health> =
+        timedHealth.status === 'fulfilled' ? { status: 'fulfilled', value: timedHealth.value.value } : timedHealth;
+      const latencyMs = timedHealth.status === 'fulfilled' ? timedHealth.value.latencyMs : undefined;
+      setView({ summary: summarizeStatus(health, ready, latencyMs), sources: summarizeSources(system), checkedAt: new Date(), checking: false });
+    });
   }, []);
 
   useEffect(() => {
@@ -56,12 +67,76 @@ function useStatusChecks(refreshMs: number): StatusView & { refresh: () => void 
   return { ...view, refresh };
 }
 
-function StateBadge({ state }: { state: ComponentStatus['state'] }) {
+function StateBadge({ state, down = 'Down' }: { state: ComponentStatus['state']; down?: string }) {
   return (
     <span className={`state-badge state-badge--${state}`}>
       <span className="state-badge__dot" aria-hidden="true" />
-      {state === 'up' ? 'Up' : 'Down'}
+      {state === 'up' ? 'Up' : down}
     </span>
+  );
+}
+
+function Instant({ at, now }: { at: string | null; now: number }) {
+  if (at === null) return <>Not yet</>;
+  const ms = Date.parse(at);
+  return (
+    <time dateTime={at} title={new Date(ms).toLocaleString()}>
+      {new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} ({formatAge(ms, now)})
+    </time>
+  );
+}
+
+function SourceRow({ source, now }: { source: SourceView; now: number }) {
+  const labelId = `status-source-${source.id}`;
+  return (
+    <li className="status-component" aria-labelledby={labelId}>
+      <div className="status-component__main">
+        <span id={labelId} className="status-component__name">
+          {source.label}
+        </span>
+        <StateBadge state={source.state} down="Failing" />
+      </div>
+      <dl className="status-component__meta status-component__meta--stacked">
+        <div>
+          <dt>Newest data</dt>
+          <dd>
+            <Instant at={source.dataAt} now={now} />
+          </dd>
+        </div>
+        <div>
+          <dt>Last fetched</dt>
+          <dd>
+            <Instant at={source.fetchedAt} now={now} />
+          </dd>
+        </div>
+      </dl>
+      {source.failures > 0 && (
+        <p className="status-component__detail">
+          {source.failures === 1 ? 'The last fetch failed.' : `The last ${source.failures} fetches failed.`}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function DataSources({ sources, now }: { sources: SourcesSummary; now: number }) {
+  return (
+    <section aria-labelledby="status-sources-heading">
+      <h2 id="status-sources-heading" className="section-title">
+        Data sources
+      </h2>
+      {sources.kind === 'unavailable' ? (
+        <p className="status-page__note">Data-source freshness could not be read: {sources.message}</p>
+      ) : sources.sources.length === 0 ? (
+        <p className="status-page__note">No data source has reported yet: the background workers record each fetch here.</p>
+      ) : (
+        <ul className="status-components">
+          {sources.sources.map((source) => (
+            <SourceRow key={source.id} source={source} now={now} />
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -93,7 +168,7 @@ function headline(summary: StatusSummary | null): { text: string; tone: 'pending
 }
 
 export function StatusPage({ refreshMs = STATUS_REFRESH_MS }: { refreshMs?: number }) {
-  const { summary, checkedAt, checking, refresh } = useStatusChecks(refreshMs);
+  const { summary, sources, checkedAt, checking, refresh } = useStatusChecks(refreshMs);
   const { text, tone } = headline(summary);
   const refreshSeconds = Math.round(refreshMs / 1000);
 
@@ -144,6 +219,8 @@ export function StatusPage({ refreshMs = STATUS_REFRESH_MS }: { refreshMs?: numb
           </ul>
         </section>
       )}
+
+      {summary?.kind === 'reported' && sources && <DataSources sources={sources} now={checkedAt?.getTime() ?? Date.now()} />}
 
       <p className="status-page__help">
         Something not working while every component is up? See the <Link to="/help">help centre</Link>{' '}

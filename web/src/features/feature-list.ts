@@ -1,0 +1,189 @@
+// The features this build has, with their public copy. Home, Features, Pricing and Research render
+// from this list, so the public site describes only what works. A domain adds its entry here in the
+// change that lands it (docs/adding-a-feature.md); until then no public page may name it
+// (web/src/pages/public-copy.test.tsx reads every public page to check).
+
+/** Names of the icons in feature-icon.tsx. */
+export type FeatureIconName = 'clock' | 'bell' | 'pulse' | 'list' | 'inbox' | 'positions' | 'people' | 'contrast' | 'install';
+
+/** Where a feature is introduced on the home page. */
+export type FeatureGroupId = 'watch' | 'research' | 'desk';
+
+export interface FeatureGroup {
+  id: FeatureGroupId;
+  title: string;
+  intro: string;
+}
+
+export interface Feature {
+  /** Its name as used across the codebase: the domain (`cot`, `market-hours`) or the web capability (`theme`). */
+  id: string;
+  title: string;
+  /** One paragraph: the home page's card. */
+  blurb: string;
+  icon: FeatureIconName;
+  /** Where it is used: a dashboard route, or a public page for site-wide features. */
+  route: string;
+  group: FeatureGroupId;
+  /** The features page's "How it works". */
+  details: readonly string[];
+  /** What it brings to a plan (the pricing page); defaults to its title. */
+  planLine?: string;
+  /** Its public data source, for the research page. */
+  source?: string;
+  /** How its numbers are computed, for the research page. */
+  method?: { heading?: string; text: string; link?: { to: string; label: string } };
+}
+
+export const FEATURE_GROUPS: readonly FeatureGroup[] = [
+  { id: 'watch', title: 'Stay on top of the tape', intro: 'The basics every trader needs, done properly: the right signal at the right moment.' },
+  { id: 'research', title: 'Follow the money that moves markets', intro: 'Positioning data that usually sits in spreadsheets, cleaned up and scored.' },
+  { id: 'desk', title: 'Built for your desk', intro: 'Whether you trade alone or with a team, on a big screen or on your phone.' },
+];
+
+export const FEATURE_LIST: readonly Feature[] = [
+  {
+    id: 'market-hours',
+    title: 'Market open and close notifications',
+    blurb:
+      'Follow the exchanges you trade. Tickerbell tells you when each one is ten minutes from the open, when it opens, when it is ten minutes from the close and when it closes, in the exchange’s own time zone and once per session.',
+    icon: 'clock',
+    route: '/dashboard/exchanges',
+    group: 'watch',
+    details: [
+      'More than 30 exchange calendars carry their opening and closing times, lunch breaks, holidays and early closes in each exchange’s IANA time zone, so daylight-saving changes are handled by the exchange’s own clock, not yours.',
+      '“Opening soon” arrives 10 minutes before the open, “now open” at the open, “closing soon” 10 minutes before the close (the early close on short days) and “now closed” at the close.',
+      'Each event reaches you once per exchange and trading day, and the exchanges page shows every market’s status with a countdown to its next open, break or close.',
+    ],
+    planLine: 'Open and close notifications for every exchange',
+    source: 'Exchange sessions: the bundled exchange calendars (regular hours, lunch breaks, holidays and early closes).',
+    method: {
+      heading: 'Market hours',
+      text: 'Exchange sessions are computed in each exchange’s IANA time zone from its opening time, closing time, lunch break and trading weekdays, less its holidays. A market counts as open from its opening minute up to, but not including, its closing minute, and as at lunch during its break.',
+    },
+  },
+  {
+    id: 'alerts',
+    title: 'Price and technical alerts, spoken if you like',
+    blurb:
+      'Set conditions on the markets you follow, from a price crossing a level to an RSI or moving-average signal, and get notified the moment they trigger, out loud if you want, with a log of every time an alert fired.',
+    icon: 'bell',
+    route: '/dashboard/alerts',
+    group: 'watch',
+    details: [
+      'Alerts are checked by Tickerbell’s background workers as new prices arrive and as bars close, so they fire while your browser is closed.',
+      'Choose how often an alert may fire: once, once a day or every time with a cooldown, and when it expires. Each firing is written once to the alert’s log with the price that caused it.',
+      'Delivery: in the app, live on screen, by web push, by email and to a signed webhook. Turn on a spoken message and your browser reads it with the voice you picked.',
+    ],
+    planLine: 'Price and technical alerts with in-app, push, email and webhook delivery',
+  },
+  {
+    id: 'prices',
+    title: 'Live quotes and candles',
+    blurb: 'Latest prices and candles for the markets on your watchlists and alerts: crypto every 10 seconds, stocks every minute while their exchange is open.',
+    icon: 'pulse',
+    route: '/dashboard/watchlists',
+    group: 'watch',
+    details: [
+      'Only the markets someone watches or alerts on are polled, so the sources’ rate limits go to what matters.',
+      'Where no live source is configured, a simulated feed fills in and every price from it is labelled as simulated.',
+      'Prices arrive on your screen live, without a refresh.',
+    ],
+    planLine: 'Live quotes and OHLCV candles',
+    source: 'Prices: the exchanges’ and data vendors’ public market-data APIs for crypto and US stocks; a labelled simulated feed where none is configured.',
+  },
+  {
+    id: 'watchlists',
+    title: 'Watchlists and saved chart layouts',
+    blurb:
+      'Group symbols into watchlists in the order you want, chart them with volume and indicators, and save chart layouts so your setup is waiting for you the next time you sign in.',
+    icon: 'list',
+    route: '/dashboard/watchlists',
+    group: 'watch',
+    details: [
+      'Drag symbols into the order you want; import and export a list as CSV.',
+      'Charts draw candles and volume with SMA, EMA, RSI and MACD.',
+      'Layouts are stored with your account, not in one browser, so they follow you between devices; one of them is your default.',
+    ],
+  },
+  {
+    id: 'notifications',
+    title: 'Notifications in the app, by push and by email',
+    blurb:
+      'Every alert and market event lands in one notification centre with unread markers, arrives live while Tickerbell is open, and can reach you by web push or email when it is not.',
+    icon: 'inbox',
+    route: '/dashboard/activity',
+    group: 'watch',
+    details: [
+      'New notifications arrive live, appear as a short toast and play a sound that matches their kind.',
+      'Mark them read one at a time or all at once, or clear the list; the activity page keeps your full history.',
+      'Turn sound and web push on or off in the dashboard settings.',
+    ],
+    planLine: 'In-app notifications with sounds, web push and email',
+  },
+  {
+    id: 'cot',
+    title: 'Futures positioning (COT)',
+    blurb:
+      'Weekly Commitments of Traders data from the CFTC, split into dealers, asset managers, leveraged funds and other reportables. Each group’s net position is ranked against its own history, with extremes and divergences between groups flagged.',
+    icon: 'positions',
+    route: '/dashboard/cot',
+    group: 'research',
+    details: [
+      'Each report’s positions become a net percentage of open interest for every trader group, then a percentile rank and a COT index against up to three years of history.',
+      'Readings at or above 90 or at or below 10 are flagged as extremes, and a divergence figure shows when leveraged funds and asset managers are positioned against each other.',
+      'Follow an instrument to be notified when a new report puts it at an extreme.',
+    ],
+    planLine: 'COT positioning screener and instrument charts',
+    source: 'Futures positioning: the CFTC’s weekly Commitments of Traders reports (Traders in Financial Futures).',
+    method: {
+      text: 'Net positioning, percentile ranks, the COT index, extremes and the divergence between leveraged funds and asset managers.',
+      link: { to: '/research/cot', label: 'Read the COT definitions' },
+    },
+  },
+  {
+    id: 'accounts',
+    title: 'Accounts and teams',
+    blurb: 'Sign in with a password or Google, invite colleagues to a team with their roles, and keep an activity log of who joined and what changed.',
+    icon: 'people',
+    route: '/dashboard/settings',
+    group: 'desk',
+    details: [
+      'Sign in with an email and password or with Google; sessions are protected by HTTP-only cookies and CSRF tokens.',
+      'Invite people to a team by email; an invitation stays pending until it is accepted.',
+      'Deleting your account removes your alerts, follows and subscriptions at once.',
+    ],
+    planLine: 'Teams with invitations, roles and an activity log',
+  },
+  {
+    id: 'theme',
+    title: 'Light and dark, on a schedule',
+    blurb: 'Choose light or dark, or let Tickerbell switch for you: light from 06:00, dark from 18:00, so late sessions stay easy on the eyes.',
+    icon: 'contrast',
+    route: '/dashboard/settings',
+    group: 'desk',
+    details: [
+      'In Auto mode Tickerbell is light from 06:00 until 18:00 your local time and dark otherwise.',
+      'Choose Light or Dark to turn Auto off; Tickerbell remembers your choice in this browser.',
+    ],
+    planLine: 'Light, dark and automatic theme',
+  },
+  {
+    id: 'install',
+    title: 'Install it like an app',
+    blurb: 'Add Tickerbell to your home screen or dock and it opens in its own window with notifications, just like a native app.',
+    icon: 'install',
+    route: '/guides',
+    group: 'desk',
+    details: [
+      'Use your browser’s “Install” or “Add to Home Screen” command; Tickerbell then opens without browser toolbars.',
+      'The installed app keeps its shell available offline and can receive push notifications when the window is closed.',
+    ],
+    planLine: 'Installable app',
+  },
+];
+
+/** The features of one home-page group, in list order. */
+export function featuresIn(group: FeatureGroupId): Feature[] {
+  return FEATURE_LIST.filter((feature) => feature.group === group);
+}
