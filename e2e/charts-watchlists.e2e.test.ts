@@ -246,6 +246,73 @@ describe('watchlists and charts end to end: real Chromium, api, PostgreSQL and R
     await shot('03-chart-default-layout');
   });
 
+  it('on a fresh chart says the backfill is under way, then draws its bars when they arrive, without a reload', async () => {
+    // ETHUSDT has one 1d bar (the poll's first tick) and no workers on the prices queue here, so
+    // its backfill stays pending until this test writes the bars as the backfill does.
+    const day = 24 * HOUR;
+    await stack.db.dataSource.query(
+      `INSERT INTO price_bars (market_id, interval, open_time, open, high, low, close, volume, source, simulated)
+       SELECT id, '1d', to_timestamp(floor($2::bigint / $3::bigint) * $3::bigint / 1000.0), 3000, 3020, 2990, 3012.25, 0, 'simulated', true FROM markets WHERE symbol = $1`,
+      ['ETHUSDT', now, day],
+    );
+    const status = page.getByRole('status').filter({ hasText: 'Fetching the rest of ETHUSDT’s 1 day history' });
+    /** Opens ETHUSDT (its default layout: 4 h) and switches to 1 day; answers the first 1d bars response. */
+    const openDaily = async () => {
+      await page.goto('/dashboard/charts/ETHUSDT');
+      await page.getByRole('img', { name: 'ETHUSDT 4h candlestick chart' }).waitFor();
+      const daily = page.waitForResponse((response) => response.url().includes('/api/markets/ETHUSDT/bars?interval=1d'));
+      await page.getByText('1 day', { exact: true }).click();
+      return (await (await daily).json()) as { bars: unknown[]; backfill: { pending: boolean } };
+    };
+    /** The screen at 1440 and 390 px wide, light and dark (the theme applies on load). */
+    const shotsOf = async (name: string, open: () => Promise<unknown>) => {
+      for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+        for (const theme of ['light', 'dark']) {
+          await page.evaluate(`localStorage.setItem('tickerbell:theme', '${theme}')`);
+          await page.setViewportSize(viewport);
+          await open();
+          await shot(`${name}-${viewport.width}-${theme}`);
+        }
+      }
+      await page.evaluate(`localStorage.setItem('tickerbell:theme', 'light')`);
+      await page.setViewportSize(DESKTOP);
+    };
+    await shotsOf('04-chart-backfill-pending', async () => {
+      await openDaily();
+      await status.waitFor();
+    });
+
+    const answer = await openDaily();
+    expect(answer.bars).toHaveLength(1);
+    expect(answer.backfill).toEqual({ pending: true });
+    await status.waitFor();
+    await page.evaluate('window.__sameDocument = true');
+
+    // The backfill's work: 300 daily bars stored, the job done.
+    await stack.db.dataSource.query(
+      `INSERT INTO price_bars (market_id, interval, open_time, open, high, low, close, volume, source, simulated)
+       SELECT m.id, '1d', to_timestamp((floor($2::bigint / $3::bigint) * $3::bigint - (299 - i) * $3::bigint) / 1000.0),
+              3000 + 50 * sin(i / 6.0), 3000 + 50 * sin(i / 6.0) + 40, 3000 + 50 * sin((i + 1) / 6.0) - 40, 3000 + 50 * sin((i + 1) / 6.0), 100 + i, 'simulated', true
+         FROM markets m, generate_series(0, 299) AS i WHERE m.symbol = $1
+       ON CONFLICT DO NOTHING`,
+      ['ETHUSDT', now, day],
+    );
+    const backfills = await stack.queues.queue('prices').getJobs(['waiting', 'delayed', 'prioritized']);
+    const job = backfills.find((candidate) => candidate.name === 'prices.backfill-bars' && candidate.data.symbol === 'ETHUSDT' && candidate.data.interval === '1d');
+    expect(job).toBeDefined();
+    await job?.remove();
+
+    await waitUntil('the chart to redraw with the backfilled bars', async () => ((await page.locator('.price-chart figcaption').textContent()) ?? '').startsWith('300 1d bars of ETHUSDT'));
+    await status.waitFor({ state: 'detached' });
+    expect(await page.evaluate('window.__sameDocument === true')).toBe(true);
+    await waitUntil('the chart to draw', async () => (await drawnPixels(page)).drawn > 5_000);
+    await shotsOf('05-chart-backfilled', async () => {
+      await openDaily();
+      await waitUntil('the daily chart', async () => ((await page.locator('.price-chart figcaption').textContent()) ?? '').startsWith('300 1d bars of ETHUSDT'));
+      await waitUntil('the chart to draw', async () => (await drawnPixels(page)).drawn > 5_000);
+    });
+  });
+
   it('raised no uncaught error in the page', () => {
     expect(consoleLog?.pageErrors).toEqual([]);
   });

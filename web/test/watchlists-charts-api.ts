@@ -48,8 +48,8 @@ export interface WatchlistsChartsFake {
   watchlists: WatchlistView[];
   layouts: ChartLayoutView[];
   quotes: Map<string, LatestPrice>;
-  /** Key `${symbol} ${interval}`. */
-  bars: Map<string, { simulated: boolean; bars: BarView[] }>;
+  /** Key `${symbol} ${interval}`; `backfillPending` answers `backfill: { pending: true }`. */
+  bars: Map<string, { simulated: boolean; bars: BarView[]; backfillPending?: boolean }>;
   /** The watchlist and layout calls that changed something (not GET), as `METHOD path`. */
   changes(): string[];
 }
@@ -131,7 +131,8 @@ export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layou
         if (!marketOf(symbol)) return apiError(404, 'not_found', `No market ${symbol}`);
         const interval = params.get('interval') ?? '1h';
         const stored = fake.bars.get(`${symbol} ${interval}`) ?? { simulated: false, bars: [] };
-        return { status: 200, body: { symbol, interval, simulated: stored.simulated, bars: stored.bars.slice(-Number(params.get('limit') ?? 300)) } };
+        const backfill = { pending: stored.backfillPending === true };
+        return { status: 200, body: { symbol, interval, simulated: stored.simulated, bars: stored.bars.slice(-Number(params.get('limit') ?? 300)), backfill } };
       }
     }
 
@@ -201,7 +202,7 @@ export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layou
       }
       if (parts[1] === 'default' && method === 'GET') {
         const found = fake.layouts.find((layout) => layout.isDefault);
-        return found ? { status: 200, body: found } : apiError(404, 'not_found', 'No default chart layout');
+        return { status: 200, body: { layout: found ?? null } };
       }
       if (parts.length === 1 && method === 'POST') {
         const isDefault = json.isDefault === true;

@@ -7,7 +7,7 @@ const layout = { symbol: 'BTCUSDT', interval: '1h', indicators: [{ type: 'sma', 
 
 export const chartLayoutsRouteTable = defineRouteTable('chart-layouts', [
   { method: 'GET', path: '/api/chart-layouts', summary: "The user's saved chart layouts", auth: 'user', body: 'none', response: 'json' },
-  { method: 'GET', path: '/api/chart-layouts/default', summary: "The user's default layout (404 without one)", auth: 'user', body: 'none', response: 'json' },
+  { method: 'GET', path: '/api/chart-layouts/default', summary: "The user's default layout: `{ layout }`, null when none is chosen", auth: 'user', body: 'none', response: 'json' },
   {
     method: 'POST',
     path: '/api/chart-layouts',

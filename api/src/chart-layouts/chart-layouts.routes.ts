@@ -14,6 +14,7 @@ import {
   updateChartLayout,
   type ChartLayoutErrorCode,
 } from '@tickerbell/jobs/chart-layouts';
+import type { ChartLayoutDefaultResponse } from '@tickerbell/jobs/chart-layouts/shapes';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
 import { idParam } from '../http/input';
@@ -46,10 +47,10 @@ export function chartLayoutsRoutes(deps: { dataSource: DataSource }): Router {
     res.json({ layouts: await listChartLayouts(db, sessionUser(req).id) });
   });
 
+  // Having no default is an ordinary state, not a missing resource: 200 with `layout: null`.
   router.get('/chart-layouts/default', requireUser, async (req, res) => {
-    const layout = await getDefaultChartLayout(db, sessionUser(req).id);
-    if (!layout) throw notFound('No default chart layout');
-    res.json(layout);
+    const answer: ChartLayoutDefaultResponse = { layout: await getDefaultChartLayout(db, sessionUser(req).id) };
+    res.json(answer);
   });
 
   router.post('/chart-layouts', requireUser, async (req, res) => {

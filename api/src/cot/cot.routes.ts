@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { cotInstrumentHistory, defaultCotOrder, latestCotAnalytics, listCotInstruments } from '@tickerbell/jobs/cot';
+import { cotDataStatus, cotInstrumentHistory, defaultCotOrder, latestCotAnalytics, listCotInstruments } from '@tickerbell/jobs/cot';
 import { COT_CATEGORIES, COT_HISTORY_WEEKS, COT_SORT_KEYS, COT_SORT_ORDERS } from '@tickerbell/jobs/cot/shapes';
 import { notFound } from '../http/errors';
 
@@ -36,7 +36,8 @@ export function cotRoutes(deps: { dataSource: DataSource }): Router {
     const query = cotLatestQuerySchema.parse(req.query);
     const order = query.order ?? defaultCotOrder(query.sort);
     const category = query.category ?? null;
-    res.json({ sort: query.sort, order, category, items: await latestCotAnalytics(db, { sort: query.sort, order, category }) });
+    const items = await latestCotAnalytics(db, { sort: query.sort, order, category });
+    res.json({ sort: query.sort, order, category, items, data: await cotDataStatus(db, new Date()) });
   });
 
   router.get('/cot/instruments/:code/history', async (req, res) => {

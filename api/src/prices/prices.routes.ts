@@ -9,6 +9,7 @@ import {
   marketQuotes,
   marketQuotesQuerySchema,
   marketSearchQuerySchema,
+  requestFirstQuotes,
   searchMarkets,
 } from '@tickerbell/jobs/prices';
 import { notFound } from '../http/errors';
@@ -16,7 +17,8 @@ import { notFound } from '../http/errors';
 /**
  * Public market data (reference data and prices, no sign-in, like the exchanges' own pages):
  * - GET /api/markets?q=&type=&limit=: search the markets reference table;
- * - GET /api/markets/quotes?symbols=A,B: latest prices from Redis (at most 100 symbols, unknown ones left out);
+ * - GET /api/markets/quotes?symbols=A,B: latest prices from Redis (at most 100 symbols, unknown ones left out;
+ *   a poll is queued for known ones without a quote yet);
  * - GET /api/markets/:symbol/bars?interval=1h&limit=300: stored bars, oldest first (a backfill is
  *   queued when fewer are stored).
  */
@@ -29,7 +31,10 @@ export function pricesRoutes(deps: { dataSource: DataSource; redis: Redis; queue
   });
   router.get('/markets/quotes', async (req, res) => {
     const { symbols } = marketQuotesQuerySchema.parse(req.query);
-    res.set('Cache-Control', 'no-store').json({ quotes: await marketQuotes(deps.redis, deps.queues.prefix, symbols) });
+    const quotes = await marketQuotes(deps.redis, deps.queues.prefix, symbols);
+    // A followed market without a quote gets one from a poll queued now; the live stream brings it.
+    await requestFirstQuotes({ dataSource: deps.dataSource, queues: deps.queues, now: clock.now() }, symbols, quotes);
+    res.set('Cache-Control', 'no-store').json({ quotes });
   });
   router.get('/markets/:symbol/bars', async (req, res) => {
     const { symbol } = marketBarsParamsSchema.parse(req.params);

@@ -118,13 +118,13 @@ describe('chart layouts api (real app, PostgreSQL, signed-in users)', () => {
     expect(await layoutCount(alice.id)).toBe(before);
   });
 
-  it('has no default until one is chosen, then exactly one', async () => {
-    const none = await bob.agent.get('/api/chart-layouts/default').expect(404);
-    expect(none.body.error.code).toBe('not_found');
+  it('has no default until one is chosen (200 with layout null, not an error), then exactly one', async () => {
+    const none = await bob.agent.get('/api/chart-layouts/default').expect(200);
+    expect(none.body).toEqual({ layout: null });
 
     const first = await create(bob, 'First', { isDefault: true });
     const second = await create(bob, 'Second');
-    expect((await bob.agent.get('/api/chart-layouts/default').expect(200)).body.id).toBe(first);
+    expect((await bob.agent.get('/api/chart-layouts/default').expect(200)).body.layout).toEqual(expect.objectContaining({ id: first, isDefault: true, layout: LAYOUT }));
 
     // A new layout saved as the default takes the mark.
     const third = await create(bob, 'Third', { isDefault: true });
@@ -144,12 +144,12 @@ describe('chart layouts api (real app, PostgreSQL, signed-in users)', () => {
 
     await patch(bob, `/api/chart-layouts/${first}`).send({ isDefault: false }).expect(200);
     expect(await storedDefaults(bob.id)).toEqual([]);
-    await bob.agent.get('/api/chart-layouts/default').expect(404);
+    expect((await bob.agent.get('/api/chart-layouts/default').expect(200)).body).toEqual({ layout: null });
 
     // Deleting the default leaves none.
     await put(bob, `/api/chart-layouts/${third}/default`).expect(200);
     await del(bob, `/api/chart-layouts/${third}`).expect(204);
-    await bob.agent.get('/api/chart-layouts/default').expect(404);
+    expect((await bob.agent.get('/api/chart-layouts/default').expect(200)).body).toEqual({ layout: null });
   });
 
   it('ends concurrent "make default" calls with exactly one default and no error', async () => {
@@ -161,7 +161,7 @@ describe('chart layouts api (real app, PostgreSQL, signed-in users)', () => {
       const defaults = await storedDefaults(carol.id);
       expect(defaults).toHaveLength(1);
       expect(ids).toContain(defaults[0]);
-      expect((await carol.agent.get('/api/chart-layouts/default').expect(200)).body.id).toBe(defaults[0]);
+      expect((await carol.agent.get('/api/chart-layouts/default').expect(200)).body.layout.id).toBe(defaults[0]);
     }
     const created = await Promise.all([0, 1, 2, 3].map((i) => post(carol, '/api/chart-layouts').send({ name: `Default ${i}`, layout: LAYOUT, isDefault: true })));
     expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201]);

@@ -52,6 +52,8 @@ describe('COT api (real Express and PostgreSQL, the real 2022 sample)', () => {
   it('GET /api/cot/latest gives every instrument\'s latest analytics, by name by default', async () => {
     const res = await request(app()).get('/api/cot/latest').expect(200);
     expect(res.body).toMatchObject({ sort: 'name', order: 'asc', category: null });
+    // The bundled 2022 sample is labelled as such, with its newest report date.
+    expect(res.body.data).toEqual({ latestReportDate: '2022-08-16', sample: true, stale: true });
     expect(res.body.items.map((i: { instrument: { name: string } }) => i.instrument.name)).toEqual([
       'BITCOIN - CHICAGO MERCANTILE EXCHANGE',
       'E-MINI S&P 500 - CHICAGO MERCANTILE EXCHANGE',

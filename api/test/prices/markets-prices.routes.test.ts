@@ -58,6 +58,15 @@ describe('GET /api/markets/quotes and /api/markets/:symbol/bars (real Express, P
     });
   });
 
+  it('queues one poll per kind now for known symbols without a quote (not for quoted or unknown ones)', async () => {
+    const polls = async () => (await queues.queue('prices').getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) => j.name === 'prices.poll');
+    await request(app()).get('/api/markets/quotes').query({ symbols: 'BTCUSDT,NOPE' }).expect(200);
+    expect(await polls()).toHaveLength(0);
+    for (let i = 0; i < 2; i++) await request(app()).get('/api/markets/quotes').query({ symbols: 'BTCUSDT,AAPL,EURUSD,ES,SOLUSDT' }).expect(200);
+    expect((await polls()).map((j) => j.data.kind).sort()).toEqual(['crypto', 'stocks']);
+    await queues.queue('prices').obliterate({ force: true });
+  });
+
   it('rejects a missing list, more than 100 symbols and malformed symbols', async () => {
     for (const query of [{}, { symbols: '' }, { symbols: Array.from({ length: 101 }, (_, i) => `S${i}`).join(',') }, { symbols: 'BTC USDT' }, { symbols: 'A', x: '1' }]) {
       const res = await request(app()).get('/api/markets/quotes').query(query).expect(400);
@@ -76,6 +85,7 @@ describe('GET /api/markets/quotes and /api/markets/:symbol/bars (real Express, P
         { time: '2026-11-23T09:00:00.000Z', open: '103', high: '103', low: '103', close: '103', volume: '0' },
         { time: '2026-11-23T10:00:00.000Z', open: '101', high: '101', low: '101', close: '101', volume: '0' },
       ],
+      backfill: { pending: true },
     });
     const jobs = await queues.queue('prices').getJobs(['waiting']);
     expect(jobs.map((j) => [j.id, j.data])).toEqual([['prices.backfill-bars/BTCUSDT/1h/2026-11-23', { symbol: 'BTCUSDT', interval: '1h', limit: 300 }]]);

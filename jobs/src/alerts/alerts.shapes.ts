@@ -3,7 +3,7 @@
 // other *.shapes.ts): the web client imports this file as `@tickerbell/jobs/alerts/shapes`, and
 // the server's zod schemas (alert-conditions.ts, alert-input.ts) are built from it. Meanings in
 // docs/alerts.md.
-import type { CandleInterval } from '../prices/prices.shapes';
+import { CANDLE_INTERVAL_MS, type CandleInterval } from '../prices/prices.shapes';
 
 // ---- Conditions ----
 
@@ -71,6 +71,17 @@ export type TriggerFrequency = (typeof TRIGGER_FREQUENCIES)[number];
 export const COOLDOWN_SECONDS = { default: 60, max: 86_400 } as const;
 /** Bar interval of a technical alert when the client names none. */
 export const DEFAULT_TECHNICAL_INTERVAL: CandleInterval = '1h';
+
+/**
+ * When a technical alert on `interval` bars is next checked: the close of the bar in progress
+ * (bars are aligned to UTC multiples of their length, as price_bars stores them; a technical
+ * condition is evaluated once its bar has closed). The alerts page shows it instead of a bare
+ * "Never"; the evaluation's own bar rule is tested to agree with it.
+ */
+export function nextTechnicalCheck(interval: CandleInterval, now: Date): Date {
+  const size = CANDLE_INTERVAL_MS[interval];
+  return new Date(Math.floor(now.getTime() / size) * size + size);
+}
 
 // ---- Fields and pages ----
 

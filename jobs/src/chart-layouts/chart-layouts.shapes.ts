@@ -61,6 +61,11 @@ export interface ChartLayoutView {
   updatedAt: string;
 }
 
+/** GET /api/chart-layouts/default: the default layout, or null when the user has not chosen one (not an error). */
+export interface ChartLayoutDefaultResponse {
+  layout: ChartLayoutView | null;
+}
+
 /** GET /api/chart-layouts */
 export interface ChartLayoutListResponse {
   layouts: ChartLayoutSummary[];

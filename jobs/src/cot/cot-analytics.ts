@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import {
   COT_EXTREME_LONG_AT,
   COT_EXTREME_SHORT_AT,
+  COT_MIN_REPORTS_TO_RANK,
   COT_PROVISIONAL_BELOW,
   RANKED_GROUPS,
   type AlertLevel,
@@ -31,6 +32,7 @@ export const COT_DIVERGENCE_LEVELS = { high: 80, medium: 60, low: 40 } as const;
 export {
   COT_EXTREME_LONG_AT,
   COT_EXTREME_SHORT_AT,
+  COT_MIN_REPORTS_TO_RANK,
   COT_PROVISIONAL_BELOW,
   DIVERGENCE_TYPES,
   NET_GROUPS,
@@ -245,8 +247,9 @@ export function computeCotAnalytics(series: CotAnalyticsInput[], options: { look
         if (v !== null) window.push(v);
       }
       windowSize = Math.max(windowSize, window.length);
-      percentile[group] = current === null ? null : percentileRank(current, window);
-      index[group] = current === null ? null : cotIndex(current, window);
+      const ranked = current !== null && window.length >= COT_MIN_REPORTS_TO_RANK;
+      percentile[group] = ranked ? percentileRank(current, window) : null;
+      index[group] = ranked ? cotIndex(current, window) : null;
       extremes[group] = extremeOf(percentile[group]);
     }
     const divergence = divergenceOf(percentile.leveraged, percentile.assetManager);

@@ -18,6 +18,11 @@ export type ReportedGroup = (typeof REPORTED_GROUPS)[number];
 
 /** With fewer reports of history than this, analytics are provisional. */
 export const COT_PROVISIONAL_BELOW = 26;
+/**
+ * With fewer reports in the window than this, a group is not ranked at all (percentile, index and
+ * extremes null): a rank among one or two reports is always 100 or 50, which says nothing.
+ */
+export const COT_MIN_REPORTS_TO_RANK = 8;
 /** Percentile at or above which a group is at a long extreme, and at or below which at a short one. */
 export const COT_EXTREME_LONG_AT = 90;
 export const COT_EXTREME_SHORT_AT = 10;
@@ -109,12 +114,26 @@ export interface CotLatestItem extends CotAnalyticsView {
   instrument: CotInstrumentRef;
 }
 
-/** GET /api/cot/latest: the order applied and the rows. */
+/** A report older than this many days is stale (a new one is published every week). */
+export const COT_STALE_AFTER_DAYS = 14;
+
+/** Where the shown reports come from and how old they are: every COT screen labels sample or stale data. */
+export interface CotDataStatus {
+  /** The newest stored report (YYYY-MM-DD), null when none is stored. */
+  latestReportDate: string | null;
+  /** The newest report came from the bundled 2022 sample file, not the CFTC. */
+  sample: boolean;
+  /** The newest report is older than COT_STALE_AFTER_DAYS. */
+  stale: boolean;
+}
+
+/** GET /api/cot/latest: the order applied, the rows and the data's status. */
 export interface CotLatestResponse {
   sort: CotSortKey;
   order: CotSortOrder;
   category: CotCategory | null;
   items: CotLatestItem[];
+  data: CotDataStatus;
 }
 
 /** Contracts of one group; non-reportables have no spreading. */

@@ -3,8 +3,10 @@ import { followersOf, type Audience } from '../notifications/notifications.store
 import { storedExtremeSide, type AlertLevel, type CotAlertEvent, type CotAnalyticsInput, type CotAnalyticsPoint, type DivergenceType } from './cot-analytics';
 import type { CotAlertSource } from './cot-alerts';
 import {
+  COT_STALE_AFTER_DAYS,
   COT_TEXT_SORT_KEYS,
   type CotAnalyticsView,
+  type CotDataStatus,
   type CotCategory,
   type CotFollowView,
   type CotHistory,
@@ -246,6 +248,22 @@ export async function findCotInstrument(db: Db, cftcCode: string): Promise<CotIn
 }
 
 /** The newest report date whose rows are fully stored. */
+/** The source_url the bundled sample's reports are stored with (sourceUrlOfFile of cot.seed.ts's COT_SAMPLE_PATH). */
+export const COT_SAMPLE_SOURCE_URL = 'file:cftc_tff_futures_only_2022_sample.csv';
+
+/**
+ * Where the newest stored report came from and its age: the bundled sample (its source is the
+ * sample file, see cot.seed.ts) or the CFTC, stale after COT_STALE_AFTER_DAYS.
+ */
+export async function cotDataStatus(db: Db, now: Date): Promise<CotDataStatus> {
+  const [row]: { report_date: string; source_url: string | null }[] = await db.query(
+    `SELECT to_char(report_date, 'YYYY-MM-DD') AS report_date, source_url FROM cot_reports ORDER BY report_date DESC, id DESC LIMIT 1`,
+  );
+  if (!row) return { latestReportDate: null, sample: false, stale: false };
+  const ageDays = (now.getTime() - Date.parse(`${row.report_date}T00:00:00Z`)) / 86_400_000;
+  return { latestReportDate: row.report_date, sample: row.source_url === COT_SAMPLE_SOURCE_URL, stale: ageDays > COT_STALE_AFTER_DAYS };
+}
+
 export async function latestStoredCotReport(db: Db): Promise<string | null> {
   const [row]: { latest: string | null }[] = await db.query(
     `SELECT to_char(max(report_date), 'YYYY-MM-DD') AS latest FROM cot_reports WHERE report_type = $1 AND processed_at IS NOT NULL`,

@@ -4,4 +4,4 @@ export { type LatestPrice, latestPrices, latestPriceSchema, priceUpdatesChannel,
 export { searchMarkets, upsertTickBars } from './prices.store';
 export { createPricesHandlers } from './prices.processor';
 export { PRICES_SCHEDULES } from './prices.schedules';
-export { marketBars, marketBarsParamsSchema, marketBarsQuerySchema, marketQuotes, marketQuotesQuerySchema, marketSearchQuerySchema } from './market-data';
+export { marketBars, marketBarsParamsSchema, marketBarsQuerySchema, marketQuotes, marketQuotesQuerySchema, requestFirstQuotes, marketSearchQuerySchema } from './market-data';

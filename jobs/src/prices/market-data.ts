@@ -6,6 +6,8 @@ import { latestPrices, type LatestPrice } from './latest-prices.store';
 import { CHART_BARS, requestBarsBackfill } from './price-backfill';
 import { CANDLE_INTERVALS, type CandleInterval } from './price-source';
 import { findMarketBySymbol, storedBars } from './prices.store';
+import { CRYPTO_MARKET_TYPES } from './polled-markets';
+import { pricesJobIds, type PricePollKind } from './prices.jobs';
 import type { MarketBars } from './prices.shapes';
 
 /**
@@ -66,12 +68,33 @@ export async function marketQuotes(redis: Redis, prefix: string, symbols: readon
   });
 }
 
+/**
+ * Queues a poll now for the kinds of the asked symbols that have no quote yet, rather than leave
+ * a market someone just started to follow without a price until the next scheduled poll (60 s for
+ * stocks, FX and futures). One job per kind every 10 s, whoever asks (its id); the poll itself
+ * decides what it fetches (followed markets only). Unknown symbols ask for nothing.
+ */
+export async function requestFirstQuotes(
+  deps: { dataSource: DataSource; queues: JobQueues; now: Date },
+  asked: readonly string[],
+  answered: readonly LatestPrice[],
+): Promise<PricePollKind[]> {
+  const quoted = new Set(answered.map((q) => q.symbol));
+  const missing = asked.filter((s) => !quoted.has(s));
+  if (!missing.length) return [];
+  const rows: { type: string }[] = await deps.dataSource.query('SELECT DISTINCT type FROM markets WHERE symbol = ANY($1)', [missing]);
+  const kinds = [...new Set(rows.map((r): PricePollKind => ((CRYPTO_MARKET_TYPES as readonly string[]).includes(r.type) ? 'crypto' : 'stocks')))];
+  for (const kind of kinds) await deps.queues.add('prices.poll', { kind }, { jobId: pricesJobIds.firstQuotes(kind, deps.now) });
+  return kinds;
+}
+
 export type { MarketBars } from './prices.shapes';
 
 /**
  * The last `limit` stored bars of a market, oldest first (null for an unknown symbol). When fewer
  * are stored, a backfill is queued (once per symbol, interval and day) and the stored ones are
- * answered at once: the request never waits on a job.
+ * answered at once with `backfill.pending` while it is yet to write (the client asks again then):
+ * the request never waits on a job.
  */
 export async function marketBars(
   deps: { dataSource: DataSource; queues: JobQueues; now: Date },
@@ -81,6 +104,6 @@ export async function marketBars(
   const market = await findMarketBySymbol(deps.dataSource, symbol);
   if (!market) return null;
   const { bars, simulated } = await storedBars(deps.dataSource, market.id, query.interval, query.limit);
-  if (bars.length < query.limit) await requestBarsBackfill(deps.queues, market.symbol, query.interval, query.limit, deps.now);
-  return { symbol: market.symbol, interval: query.interval, simulated, bars };
+  const pending = bars.length < query.limit && (await requestBarsBackfill(deps.queues, market.symbol, query.interval, query.limit, deps.now));
+  return { symbol: market.symbol, interval: query.interval, simulated, bars, backfill: { pending } };
 }

@@ -27,17 +27,20 @@ export async function marketsWithOpenExchange(db: DataSource | EntityManager, ma
 
 /**
  * The markets a poll fetches now. Crypto: every watched or alerted crypto pair. Stocks: watched or
- * alerted stocks and ETFs whose exchange is open, plus (with the simulated feed only) indices, FX,
- * futures and commodities.
+ * alerted stocks and ETFs whose exchange is open, and those of a closed exchange that have no
+ * quote yet (once: their last price, so a market followed outside its session is never shown
+ * without one), plus (with the simulated feed only) indices, FX, futures and commodities.
  */
 export async function marketsToPoll(
   db: DataSource | EntityManager,
   kind: PricePollKind,
   now: Date,
-  options: { simulated: boolean },
+  options: { simulated: boolean; quoted: ReadonlySet<string> },
 ): Promise<PolledMarket[]> {
   if (kind === 'crypto') return watchedOrAlertedMarkets(db, CRYPTO_MARKET_TYPES, now);
-  const stocks = await marketsWithOpenExchange(db, await watchedOrAlertedMarkets(db, STOCK_MARKET_TYPES, now), now);
+  const followed = await watchedOrAlertedMarkets(db, STOCK_MARKET_TYPES, now);
+  const open = new Set((await marketsWithOpenExchange(db, followed, now)).map((m) => m.id));
+  const stocks = followed.filter((m) => open.has(m.id) || !options.quoted.has(m.symbol));
   const unsourced = options.simulated ? await watchedOrAlertedMarkets(db, UNSOURCED_MARKET_TYPES, now) : [];
   return [...stocks, ...unsourced];
 }

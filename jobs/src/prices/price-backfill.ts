@@ -22,10 +22,18 @@ export function backfillRequest(
   return { name: 'prices.backfill-bars', data: { symbol, interval, limit }, options: { jobId: pricesJobIds.backfill(symbol, interval, now) } };
 }
 
-/** Queues a backfill (a chart asking for more bars than are stored, a new technical alert). */
-export async function requestBarsBackfill(queues: JobQueues, symbol: string, interval: CandleInterval, limit: number, now: Date): Promise<void> {
+/** A backfill in these states has not written its bars yet (a retry waits as `delayed`). */
+const BACKFILL_PENDING_STATES: readonly string[] = ['waiting', 'prioritized', 'delayed', 'active', 'waiting-children'];
+
+/**
+ * Queues a backfill (a chart asking for more bars than are stored, a new technical alert). True
+ * while it (or the same day's earlier one, which the job id dedupes to) is still to write its
+ * bars; false once it has finished, so a chart stops waiting for bars the source does not have.
+ */
+export async function requestBarsBackfill(queues: JobQueues, symbol: string, interval: CandleInterval, limit: number, now: Date): Promise<boolean> {
   const request = backfillRequest(symbol, interval, limit, now);
-  await queues.add(request.name, request.data, request.options);
+  const job = await queues.add(request.name, request.data, request.options);
+  return BACKFILL_PENDING_STATES.includes(await job.getState());
 }
 
 /** The source of a market type's candles: Binance for crypto, the stock source for stocks and ETFs, the simulated feed for the rest. */

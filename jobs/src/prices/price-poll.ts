@@ -163,7 +163,8 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
     Object.assign(result, { caughtUp: caughtUp.jobs, staleDropped: caughtUp.dropped });
 
     const now = deps.clock.now();
-    const markets = await marketsToPoll(deps.dataSource, kind, now, { simulated: primary.kind === 'simulated' });
+    const quoted = new Set(Object.keys(await allLatestPrices(deps.redis, deps.prefix)));
+    const markets = await marketsToPoll(deps.dataSource, kind, now, { simulated: primary.kind === 'simulated', quoted });
     if (!markets.length) return { ...result, status: 'nothing_to_poll' };
     const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
     result.asked = markets.length;

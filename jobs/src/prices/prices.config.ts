@@ -62,7 +62,7 @@ export interface PriceSources {
 /** The sources for a configuration. Simulated mode anchors each walk at the last real prices known. */
 export function priceSourcesFromConfig(
   config: PricesConfig,
-  options: { clock?: Clock; lastPrices?: Record<string, string> } = {},
+  options: { clock?: Clock; lastPrices?: Record<string, string>; marketTypes?: Record<string, string> } = {},
 ): PriceSources {
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
@@ -73,6 +73,7 @@ export function priceSourcesFromConfig(
       anchors: { ...ILLUSTRATIVE_ANCHORS, ...RECORDED_ANCHORS, ...options.lastPrices },
       anchorAt: clock.now(),
       clock,
+      marketTypes: options.marketTypes,
     });
     return { crypto: simulated, cryptoFallback: simulated, stocks: simulated };
   }

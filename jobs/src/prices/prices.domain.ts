@@ -1,6 +1,7 @@
 import { defineDomain } from '../runtime/domain';
 import type { BarDemandProvider } from './price-demand';
 import { lastKnownPrices } from './price-poll';
+import { marketTypesBySymbol } from './prices.store';
 import { pricesEnvSchema, priceSourcesFromConfig, type PriceSources } from './prices.config';
 import { createPricesHandlers } from './prices.processor';
 import { PRICES_SCHEDULES } from './prices.schedules';
@@ -26,11 +27,11 @@ export function createPricesDomain(consumers: PricesConsumers) {
       const handlers = createPricesHandlers({
         sources: (context) =>
           (sources ??= (async () => {
-            const lastPrices =
-              config.PRICES_SOURCE === 'simulated'
-                ? await lastKnownPrices({ dataSource: context.dataSource, redis: context.redis, prefix: context.queues.prefix })
-                : {};
-            return priceSourcesFromConfig(config, { clock: context.clock, lastPrices });
+            const simulated = config.PRICES_SOURCE === 'simulated';
+            const lastPrices = simulated ? await lastKnownPrices({ dataSource: context.dataSource, redis: context.redis, prefix: context.queues.prefix }) : {};
+            // The simulated feed quotes each market on its tick, which depends on the market type.
+            const marketTypes = simulated ? await marketTypesBySymbol(context.dataSource) : {};
+            return priceSourcesFromConfig(config, { clock: context.clock, lastPrices, marketTypes });
           })().catch((error: unknown) => {
             sources = undefined;
             throw error;

@@ -42,6 +42,8 @@ const utcDay = (at: Date) => at.toISOString().slice(0, 10);
  * so a re-run of the same poll adds nothing.
  */
 export const pricesJobIds = {
+  /** A poll asked for by a page showing a symbol with no quote yet: at most one per kind every 10 s. */
+  firstQuotes: (kind: PricePollKind, now: Date) => jobId('prices.poll', kind, 'first-quotes', Math.floor(now.getTime() / 10_000)),
   backfill: (symbol: string, interval: CandleInterval, now: Date) => jobId('prices.backfill-bars', symbol, interval, utcDay(now)),
   evaluate: (kind: PricePollKind, firstTickMs: number, digest: string) => jobId('alerts.evaluate', kind, firstTickMs, digest),
   evaluateBars: (firstOpenMs: number, digest: string) => jobId('alerts.evaluate-bars', firstOpenMs, digest),

@@ -1,6 +1,10 @@
 // HTTP shapes of the prices domain, as /api/markets answers them (search, latest quotes, bars).
-// Plain types and constants with no runtime imports: the web client imports this file as
-// `@tickerbell/jobs/prices/shapes`, and the server's schemas and views are built from it.
+// Plain types and constants, and the pure price-precision rule (decimal.js only): the web client
+// imports this file as `@tickerbell/jobs/prices/shapes`, and the server's schemas and views are
+// built from it.
+
+/** Each market's tick (by type and symbol): one rule for the feeds and the screens. */
+export { priceDecimals, priceTick, roundToTick, type PricedMarket } from './price-precision';
 
 /** Bar intervals the prices jobs store, charts show and technical alerts evaluate on. */
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
@@ -31,6 +35,7 @@ export interface LatestPrice {
   price: string;
   /** ISO instant the price was current. */
   at: string;
+  /** Percent change against the price 24 h before, 2 decimals (null while no price that old is known). */
   change24hPercent: string | null;
   source: string;
   simulated: boolean;
@@ -52,4 +57,6 @@ export interface MarketBars {
   interval: CandleInterval;
   simulated: boolean;
   bars: BarView[];
+  /** `pending`: fewer bars are stored than asked for and a backfill is queued or running; ask again for the rest. */
+  backfill: { pending: boolean };
 }

@@ -26,6 +26,12 @@ export async function findMarketBySymbol(db: Db, symbol: string): Promise<Market
 
 export type { MarketView } from './prices.shapes';
 
+/** Every market's type by symbol (the tick of each market depends on it). */
+export async function marketTypesBySymbol(db: Db): Promise<Record<string, string>> {
+  const rows: { symbol: string; type: string }[] = await db.query('SELECT symbol, type FROM markets');
+  return Object.fromEntries(rows.map((row) => [row.symbol, row.type]));
+}
+
 export interface MarketSearch {
   q?: string;
   type?: string;

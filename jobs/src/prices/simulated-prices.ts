@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Clock } from '../runtime/clock';
+import { roundToTick } from './price-precision';
 import { INTERVAL_MS, type Candle, type CandleInterval, type PriceSource, type Quote } from './price-source';
 
 export const SIMULATED_SOURCE = 'simulated';
@@ -20,9 +21,9 @@ export const ILLUSTRATIVE_ANCHORS: Record<string, string> = {
   ETHUSDT: '3000',
   SOLUSDT: '150',
   BNBUSDT: '600',
-  XRPUSDT: '0.6',
-  ADAUSDT: '0.5',
-  DOGEUSDT: '0.15',
+  XRPUSDT: '0.6000',
+  ADAUSDT: '0.5000',
+  DOGEUSDT: '0.15000',
   AAPL: '230',
   MSFT: '420',
   NVDA: '140',
@@ -35,8 +36,8 @@ export const ILLUSTRATIVE_ANCHORS: Record<string, string> = {
   '^GSPC': '5800',
   '^NDX': '20500',
   '^DJI': '43000',
-  EURUSD: '1.08',
-  GBPUSD: '1.27',
+  EURUSD: '1.0800',
+  GBPUSD: '1.2700',
   USDJPY: '150',
   ES: '5800',
   NQ: '20500',
@@ -55,7 +56,14 @@ export interface SimulatedOptions {
   stepMs?: number;
   /** Standard deviation of one step's relative move (default 0.05 %). */
   volatility?: number;
+  /**
+   * The market type of each symbol (markets.type): prices are quoted on the market's tick
+   * (price-precision.ts). A symbol left out keeps the decimals of its anchor.
+   */
+  marketTypes?: Record<string, string>;
 }
+
+const DAY_MS = 24 * 3600_000;
 
 /** A deterministic uniform in [0, 1) from a string key (FNV-1a, then a mulberry32 round). */
 function uniform(key: string): number {
@@ -90,7 +98,8 @@ export class SimulatedPriceSource implements PriceSource {
   private readonly stepMs: number;
   private readonly volatility: number;
   private readonly anchorStep: number;
-  // Per symbol: the step reached and the log-return summed from the anchor up to it.
+  // Per symbol and cursor (the current price, the price 24 h before): the step reached and the
+  // log-return summed from the anchor to it (negative steps undone before the anchor).
   private readonly walked = new Map<string, { step: number; logReturn: number }>();
 
   constructor(private readonly options: SimulatedOptions) {
@@ -103,22 +112,43 @@ export class SimulatedPriceSource implements PriceSource {
     return this.volatility * normal(`${this.options.seed}:${symbol}:${step}`) - (this.volatility * this.volatility) / 2;
   }
 
-  private logReturnAt(symbol: string, step: number): number {
-    if (step <= this.anchorStep) return 0;
-    let state = this.walked.get(symbol);
-    if (!state || state.step > step) state = { step: this.anchorStep, logReturn: 0 };
+  /**
+   * The log-return from the anchor to a step. The walk extends before the anchor too (the same
+   * increments, undone), so a price 24 h before the first quote exists and the first quote already
+   * has its 24 h change. Each cursor walks on from where it last was, forwards or backwards.
+   */
+  private logReturnAt(symbol: string, step: number, cursor: 'now' | 'day-ago' = 'now'): number {
+    const key = `${symbol}:${cursor}`;
+    const state = this.walked.get(key) ?? { step: this.anchorStep, logReturn: 0 };
     let { logReturn } = state;
     for (let s = state.step + 1; s <= step; s++) logReturn += this.increment(symbol, s);
-    this.walked.set(symbol, { step, logReturn });
+    for (let s = state.step; s > step; s--) logReturn -= this.increment(symbol, s);
+    this.walked.set(key, { step, logReturn });
     return logReturn;
   }
 
+  /** A raw walk value on the symbol's tick (its market type known), else with its anchor's decimals. */
+  private quoted(symbol: string, value: Decimal | number): string {
+    const type = this.options.marketTypes?.[symbol];
+    const raw = new Decimal(value);
+    if (type) return roundToTick(raw.toFixed(12), { type, symbol }) ?? raw.toFixed(decimalsOf(this.options.anchors[symbol]));
+    return raw.toFixed(decimalsOf(this.options.anchors[symbol]));
+  }
+
   /** The simulated price of a symbol at an instant (null without an anchor). */
-  priceAt(symbol: string, at: Date): string | null {
+  priceAt(symbol: string, at: Date, cursor: 'now' | 'day-ago' = 'now'): string | null {
     const anchor = this.options.anchors[symbol];
     if (anchor === undefined) return null;
     const step = Math.floor(at.getTime() / this.stepMs);
-    return new Decimal(anchor).times(Math.exp(this.logReturnAt(symbol, step))).toFixed(decimalsOf(anchor));
+    return this.quoted(symbol, new Decimal(anchor).times(Math.exp(this.logReturnAt(symbol, step, cursor))));
+  }
+
+  /** Percent change of the simulated price over the 24 h to `at`, 2 decimals (null without an anchor). */
+  change24hAt(symbol: string, at: Date): string | null {
+    const now = this.priceAt(symbol, at);
+    const before = this.priceAt(symbol, new Date(at.getTime() - DAY_MS), 'day-ago');
+    if (now === null || before === null || new Decimal(before).isZero()) return null;
+    return new Decimal(now).minus(before).div(before).times(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
   }
 
   async quotes(symbols: readonly string[]): Promise<Quote[]> {
@@ -128,7 +158,7 @@ export class SimulatedPriceSource implements PriceSource {
       const price = this.priceAt(symbol, now);
       return price === null
         ? []
-        : [{ symbol, price, at, change24hPercent: null, volume24h: null, source: SIMULATED_SOURCE, simulated: true }];
+        : [{ symbol, price, at, change24hPercent: this.change24hAt(symbol, now), volume24h: null, source: SIMULATED_SOURCE, simulated: true }];
     });
   }
 
@@ -140,7 +170,6 @@ export class SimulatedPriceSource implements PriceSource {
     const now = this.options.clock.now();
     const current = this.priceAt(symbol, now);
     if (current === null) return [];
-    const dp = decimalsOf(this.options.anchors[symbol]);
     const size = INTERVAL_MS[interval];
     const barVolatility = this.volatility * Math.sqrt(size / this.stepMs);
     const lastOpen = Math.floor(now.getTime() / size) * size;
@@ -154,10 +183,10 @@ export class SimulatedPriceSource implements PriceSource {
       bars.push({
         openTime: new Date(openTime),
         closeTime: new Date(openTime + size - 1),
-        open: open.toFixed(dp),
-        high: (Math.max(open, close) * (1 + wick)).toFixed(dp),
-        low: (Math.min(open, close) * (1 - wick)).toFixed(dp),
-        close: i === 0 ? current : close.toFixed(dp),
+        open: this.quoted(symbol, open),
+        high: this.quoted(symbol, Math.max(open, close) * (1 + wick)),
+        low: this.quoted(symbol, Math.min(open, close) * (1 - wick)),
+        close: i === 0 ? current : this.quoted(symbol, close),
         volume: (uniform(`${key}:vol`) * 1000).toFixed(3),
       });
       close = open;

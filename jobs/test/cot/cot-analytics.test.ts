@@ -1,6 +1,9 @@
 import {
   alertLevelOf,
   computeCotAnalytics,
+  COT_MIN_REPORTS_TO_RANK,
+  cotIndex,
+  percentileRank,
   divergenceOf,
   netPercent,
   type CotAnalyticsInput,
@@ -76,21 +79,22 @@ describe('cot analytics: net percent', () => {
 
 describe('cot analytics: percentile rank and COT index', () => {
   it('counts ties as at-or-below: 100 x (window values <= current) / window size', () => {
-    const points = computeCotAnalytics(series([30, 20, 20]));
-    expect(points.map((p) => p.percentileRank.leveraged)).toEqual(['100.00', '50.00', '66.67']);
-    expect(last(computeCotAnalytics(series([10, 20, 20, 20]))).percentileRank.leveraged).toBe('100.00');
+    // Values in hundredths of a percent, as the analytics compare them.
+    expect([percentileRank(3000, [3000]), percentileRank(2000, [3000, 2000]), percentileRank(2000, [3000, 2000, 2000])]).toEqual(['100.00', '50.00', '66.67']);
+    expect(percentileRank(2000, [1000, 2000, 2000, 2000])).toBe('100.00');
   });
 
   it('gives a flat series the top rank and a COT index of 50', () => {
-    const points = computeCotAnalytics(series([5, 5, 5, 5, 5]));
+    const points = computeCotAnalytics(series([5, 5, 5, 5, 5, 5, 5, 5, 5, 5])).slice(COT_MIN_REPORTS_TO_RANK - 1);
     expect(points.every((p) => p.percentileRank.leveraged === '100.00')).toBe(true);
     expect(points.every((p) => p.cotIndex.leveraged === '50.00')).toBe(true);
   });
 
   it('is 100 x (current - min) / (max - min) for the COT index', () => {
-    const points = computeCotAnalytics(series([-10, 30, 0]));
-    expect(last(points).cotIndex.leveraged).toBe('25.00');
-    expect(points[1].cotIndex.leveraged).toBe('100.00');
+    expect(cotIndex(0, [-1000, 3000, 0])).toBe('25.00');
+    expect(cotIndex(3000, [-1000, 3000])).toBe('100.00');
+    const filler = Array.from({ length: COT_MIN_REPORTS_TO_RANK - 3 }, () => 0);
+    expect(last(computeCotAnalytics(series([...filler, -10, 30, 0]))).cotIndex.leveraged).toBe('25.00');
   });
 
   it('looks back only `lookback` reports: older values fall out of the window', () => {
@@ -112,10 +116,15 @@ describe('cot analytics: percentile rank and COT index', () => {
     expect(points[25]).toMatchObject({ provisional: false, reportsInHistory: 26 });
   });
 
-  it('works on a single report: top rank, COT index 50', () => {
+  it('does not rank a history too short to rank: percentile, index and extremes null until COT_MIN_REPORTS_TO_RANK reports', () => {
     const [point] = computeCotAnalytics(series([-42]));
-    expect(point.percentileRank.leveraged).toBe('100.00');
-    expect(point.cotIndex.leveraged).toBe('50.00');
+    expect(point.percentileRank).toEqual({ leveraged: null, commercial: null, assetManager: null });
+    expect(point.cotIndex.leveraged).toBeNull();
+    expect(point.extremes.leveraged).toBeNull();
+    expect(point.netPercent.leveraged).not.toBeNull();
+    const points = computeCotAnalytics(series(Array.from({ length: COT_MIN_REPORTS_TO_RANK }, (_, i) => i)));
+    expect(points.map((p) => p.percentileRank.leveraged !== null)).toEqual(points.map((_, i) => i + 1 >= COT_MIN_REPORTS_TO_RANK));
+    expect(last(points).percentileRank.leveraged).toBe('100.00');
   });
 
   it('orders the input by date whatever order it comes in', () => {

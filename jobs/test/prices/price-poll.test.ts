@@ -128,13 +128,15 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
       await priceAlert('BNBUSDT', { expiresAt: '2026-11-23T09:00:00Z' });
       await priceAlert('ADAUSDT', { expiresAt: '2026-11-23T11:00:00Z' });
       await watch('AAPL');
-      const polled = await marketsToPoll(db.dataSource, 'crypto', new Date('2026-11-23T10:00:00Z'), { simulated: false });
+      const polled = await marketsToPoll(db.dataSource, 'crypto', new Date('2026-11-23T10:00:00Z'), { simulated: false, quoted: new Set() });
       expect(polled.map((m) => m.symbol)).toEqual(['ADAUSDT', 'BTCUSDT', 'ETHUSDT']);
     });
 
     it('stocks: only while their exchange is open (regular hours, not weekends, holidays or after the close)', async () => {
       await watch('AAPL', 'JPM', 'SPY', '^GSPC', 'EURUSD');
-      const at = async (iso: string) => (await marketsToPoll(db.dataSource, 'stocks', new Date(iso), { simulated: false })).map((m) => m.symbol);
+      // All three already quoted: a closed session adds nothing.
+      const quoted = new Set(['AAPL', 'JPM', 'SPY']);
+      const at = async (iso: string) => (await marketsToPoll(db.dataSource, 'stocks', new Date(iso), { simulated: false, quoted })).map((m) => m.symbol);
       // Monday 2026-11-23, 10:00 in New York (EST, UTC-5).
       expect(await at('2026-11-23T15:00:00Z')).toEqual(['AAPL', 'JPM', 'SPY']);
       expect(await at('2026-11-23T14:29:59Z')).toEqual([]); // 09:29:59, before the open
@@ -147,8 +149,15 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
 
     it('stocks in simulated mode also poll indices and FX (no live source has them), whatever the hour', async () => {
       await watch('AAPL', '^GSPC', 'EURUSD');
-      const polled = await marketsToPoll(db.dataSource, 'stocks', new Date('2026-11-28T15:00:00Z'), { simulated: true });
+      const polled = await marketsToPoll(db.dataSource, 'stocks', new Date('2026-11-28T15:00:00Z'), { simulated: true, quoted: new Set(['AAPL']) });
       expect(polled.map((m) => m.symbol)).toEqual(['EURUSD', '^GSPC']);
+    });
+
+    it('stocks of a closed exchange without a quote yet are polled once, for their last price', async () => {
+      await watch('AAPL', 'JPM');
+      // Saturday: both closed. AAPL has no quote yet, JPM has one.
+      const polled = await marketsToPoll(db.dataSource, 'stocks', new Date('2026-11-28T15:00:00Z'), { simulated: false, quoted: new Set(['JPM']) });
+      expect(polled.map((m) => m.symbol)).toEqual(['AAPL']);
     });
 
     it('the exchange seed maps the US stocks to XNAS and XNYS (NYSE Arca ETFs to XNYS)', async () => {
@@ -309,6 +318,38 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     expect(rerun).toMatchObject({ updated: 0, closedBars: 0, evaluateJobs: 0, evaluateBarsJobs: 0 });
     expect({ alerts: await deps.queues.queue('alerts').getJobCounts(), prices: await deps.queues.queue('prices').getJobCounts() }).toEqual(counts);
     expect(await bars('BTCUSDT')).toEqual(after);
+  });
+
+  it('simulated, exchange closed: the first poll quotes every followed market, each on its own tick, with a 24 h change', async () => {
+    // Saturday: the NYSE and Nasdaq are closed; nothing is stored yet.
+    const clock = fixedClock('2026-11-28T15:00:00Z');
+    await watch('AAPL', 'EURUSD', 'USDJPY', 'ES', 'BTCUSDT');
+    const types: Record<string, string> = Object.fromEntries(
+      (await db.dataSource.query('SELECT symbol, type FROM markets')).map((m: { symbol: string; type: string }) => [m.symbol, m.type]),
+    );
+    const sources = priceSourcesFromConfig(loadPricesConfig({ PRICES_SOURCE: 'simulated', PRICES_SIMULATED_SEED: '7' }), { clock, marketTypes: types });
+    const deps = context(clock, sources);
+    expect(await pollPrices(deps, 'stocks')).toMatchObject({ asked: 4, updated: 4 });
+    expect(await pollPrices(deps, 'crypto')).toMatchObject({ asked: 1, updated: 1 });
+    const latest = await latestPrices(redis, deps.prefix, ['AAPL', 'EURUSD', 'USDJPY', 'ES', 'BTCUSDT']);
+    const decimals = (symbol: string) => latest.get(symbol)!.price.split('.')[1]?.length ?? 0;
+    expect([...latest.keys()].sort()).toEqual(['AAPL', 'BTCUSDT', 'ES', 'EURUSD', 'USDJPY']);
+    expect({ AAPL: decimals('AAPL'), EURUSD: decimals('EURUSD'), USDJPY: decimals('USDJPY'), ES: decimals('ES'), BTCUSDT: decimals('BTCUSDT') }).toEqual({
+      AAPL: 2,
+      EURUSD: 4,
+      USDJPY: 2,
+      ES: 2,
+      BTCUSDT: 2,
+    });
+    // ES trades in quarter points.
+    expect(new Decimal(latest.get('ES')!.price).mod('0.25').isZero()).toBe(true);
+    for (const quote of latest.values()) {
+      expect(quote.simulated).toBe(true);
+      expect(quote.change24hPercent).toMatch(/^-?\d+\.\d{2}$/);
+    }
+    // AAPL's exchange is still closed: once quoted, it is not polled again until the open.
+    clock.set('2026-11-28T15:01:00Z');
+    expect(await pollPrices(deps, 'stocks')).toMatchObject({ asked: 3 });
   });
 
   it('queues one backfill per symbol, interval and day where technical alerts or watchers lack bars', async () => {

@@ -8,3 +8,9 @@ export function formatAlertTime(iso: string): string {
 export function isExpired(expiresAt: string | null, now: Date): boolean {
   return expiresAt !== null && Date.parse(expiresAt) <= now.getTime();
 }
+
+/** A coming check: the time alone when it falls on the viewer's today, else with its date. */
+export function formatCheckTime(at: Date, now: Date): string {
+  const sameDay = at.toDateString() === now.toDateString();
+  return sameDay ? at.toLocaleTimeString(undefined, { timeStyle: 'short' }) : at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -64,6 +64,23 @@ describe('alerts list', () => {
     expect(within(rowOf('BTC breakout')).getByRole('switch', { name: 'Active: BTC breakout' })).toBeChecked();
   });
 
+  it('says when an active technical alert is checked next (its bar’s close) instead of a bare “Never”', async () => {
+    const hourly = apiAlert({ id: 4, name: 'BTC RSI', condition: { type: 'rsi_above', level: 70, period: 14 }, interval: '1h', frequency: 'every_time' });
+    setup([hourly, rsi, breakout]);
+    await alertsTable();
+
+    const cell = within(rowOf('BTC RSI')).getAllByRole('cell')[4];
+    expect(cell).toHaveTextContent(/^Never\s*Checked when each 1h bar closes: next at /);
+    const next = cell?.querySelector('time')?.getAttribute('dateTime') ?? '';
+    expect(next).toMatch(/T\d\d:00:00\.000Z$/);
+    const wait = Date.parse(next) - Date.now();
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(3_600_000);
+    // Price alerts are checked on every tick, and an inactive alert is not checked at all.
+    expect(within(rowOf('BTC breakout')).queryByText(/Checked when/)).not.toBeInTheDocument();
+    expect(within(rowOf('AAPL oversold')).queryByText(/Checked when/)).not.toBeInTheDocument();
+  });
+
   it('is in the dashboard navigation', async () => {
     setup();
     const nav = within(await screen.findByRole('navigation', { name: 'Dashboard' }));

@@ -11,6 +11,7 @@ import { AlertHistory } from './alert-history';
 import { formatAlertTime, isExpired } from './alert-time';
 import { deleteAlert, listAlerts, updateAlert, type Alert } from './alerts-client';
 import { ModalDialog } from './modal-dialog';
+import { NextCheck } from './next-check';
 import './alerts.css';
 
 /**
@@ -255,7 +256,7 @@ export function AlertsPage() {
       {list.state === 'ready' && alerts.length > 0 && shown.length === 0 && <p className="empty-state">No active alerts. Choose “All alerts” to see inactive and expired ones.</p>}
       {shown.length > 0 && (
         <div className="table-scroll">
-          <table className="data-table alert-table">
+          <table className="data-table alert-table data-table--cards">
             <caption className="visually-hidden">Your alerts</caption>
             <thead>
               <tr>
@@ -280,14 +281,18 @@ export function AlertsPage() {
                       {alert.name}
                       {alert.useAudio && <span className="data-table__sub">Spoken</span>}
                     </th>
-                    <td>{alert.symbol}</td>
-                    <td>{conditionText(alert)}</td>
-                    <td>{frequencyText(alert)}</td>
-                    <td>
+                    {/* data-label: the column's name beside the value when a phone shows each row as a card. */}
+                    <td data-label="Symbol">{alert.symbol}</td>
+                    <td data-label="Condition">{conditionText(alert)}</td>
+                    <td data-label="Frequency">{frequencyText(alert)}</td>
+                    <td data-label="Status">
                       <span className={`alert-status alert-status--${status}`}>{STATUS_LABELS[status]}</span>
                       {alert.expiresAt && status !== 'expired' && <span className="data-table__sub">until {formatAlertTime(alert.expiresAt)}</span>}
                     </td>
-                    <td>{alert.lastTriggered ? <time dateTime={alert.lastTriggered}>{formatAlertTime(alert.lastTriggered)}</time> : 'Never'}</td>
+                    <td data-label="Last triggered">
+                      {alert.lastTriggered ? <time dateTime={alert.lastTriggered}>{formatAlertTime(alert.lastTriggered)}</time> : 'Never'}
+                      {status === 'active' && alert.condition && isTechnicalType(alert.condition.type) && alert.interval && <NextCheck interval={alert.interval} />}
+                    </td>
                     <td className="alert-actions">
                       <label className="alert-switch" title={status === 'expired' ? 'Expired: edit its expiry to use it again' : undefined}>
                         <input type="checkbox" role="switch" checked={alert.isActive && status !== 'expired'} disabled={rowBusy || status === 'expired'} onChange={() => void onToggle(alert)} />

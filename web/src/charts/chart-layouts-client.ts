@@ -1,6 +1,6 @@
 // Saved chart layouts (/api/chart-layouts): a symbol, a bar interval and the indicators drawn.
 // At most one layout per user is the default (the database enforces it); it opens by itself.
-import { ApiError, apiRequest, isRecord } from '../api/client';
+import { apiRequest, isRecord } from '../api/client';
 import {
   CHART_INDICATOR_PERIOD,
   CHART_INDICATOR_TYPES,
@@ -126,14 +126,15 @@ export function getChartLayout(id: number, signal?: AbortSignal): Promise<ChartL
   return apiRequest(`${CHART_LAYOUTS_PATH}/${id}`, { signal, parse: (body) => parseChartLayout(body) });
 }
 
-/** The default layout, or null when the user has none (the api answers 404). */
-export async function getDefaultChartLayout(signal?: AbortSignal): Promise<ChartLayout | null> {
-  try {
-    return await apiRequest(`${CHART_LAYOUTS_PATH}/default`, { signal, parse: (body) => parseChartLayout(body) });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+/** `{ layout }` as GET /api/chart-layouts/default answers: the default layout, or null when the user has none. */
+export function parseDefaultChartLayout(body: unknown): ChartLayout | null {
+  if (!isRecord(body) || !('layout' in body)) fail('defaultChartLayout', '{ layout }');
+  return body.layout === null ? null : parseChartLayout(body.layout, 'defaultChartLayout.layout');
+}
+
+/** The default layout, or null when the user has none (an ordinary answer, not an error). */
+export function getDefaultChartLayout(signal?: AbortSignal): Promise<ChartLayout | null> {
+  return apiRequest(`${CHART_LAYOUTS_PATH}/default`, { signal, parse: parseDefaultChartLayout });
 }
 
 export function createChartLayout(input: CreateChartLayoutRequest & { layout: ChartLayoutData; isDefault: boolean }): Promise<ChartLayout> {

@@ -243,6 +243,45 @@ describe('chart page', () => {
     expect(await screen.findByText(/No 1 hour bars are stored for SOLUSDT yet/, {}, { timeout: 5000 })).toBeInTheDocument();
   });
 
+  it('shows the backfill in progress on a fresh system and draws its bars when they arrive, without a reload', async () => {
+    const fake = setUp();
+    fake.bars.set('ETHUSDT 1d', { simulated: false, bars: risingBars(1, '2026-11-20T00:00:00.000Z', 86_400_000), backfillPending: true });
+    renderApp('/dashboard/charts/ETHUSDT');
+    await screen.findByRole('radio', { name: '1 day' }, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('radio', { name: '1 day' }));
+
+    expect(await screen.findByText(/Fetching the rest of ETHUSDT’s 1 day history: one bar is stored so far/)).toBeInTheDocument();
+    await chartWithCandles(1);
+    const asked = barCalls(fake).length;
+
+    // The worker writes the history; the page asks again by itself and draws it.
+    fake.bars.set('ETHUSDT 1d', { simulated: false, bars: risingBars(300, '2025-01-25T00:00:00.000Z', 86_400_000) });
+    await waitFor(() => expect(liveSeries(currentChart(), 'Candlestick')[0]?.data).toHaveLength(300), { timeout: 5000 });
+    expect(screen.queryByText(/Fetching the rest/)).not.toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'ETHUSDT 1d candlestick chart' })).toHaveAccessibleDescription(/^300 1d bars of ETHUSDT/);
+    expect(barCalls(fake).length).toBe(asked + 1);
+  });
+
+  it('says the history is being fetched, not that there are no bars, while an empty chart’s backfill runs', async () => {
+    const fake = setUp();
+    fake.bars.set('SOLUSDT 1h', { simulated: false, bars: [], backfillPending: true });
+    renderApp('/dashboard/charts/SOLUSDT');
+
+    expect(await screen.findByText(/Fetching SOLUSDT’s 1 hour history from the price source/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByText(/No 1 hour bars are stored/)).not.toBeInTheDocument();
+  });
+
+  it('reads “no default layout” (200, layout null) as an ordinary answer, not an error', async () => {
+    const fake = setUp();
+    const router = renderApp('/dashboard/charts');
+    await chartWithCandles(60);
+
+    expect(router.state.location.pathname).toBe('/dashboard/charts/BTCUSDT');
+    expect(fake.calls.some((call) => call.path === '/api/chart-layouts/default')).toBe(true);
+    expect(screen.getByText(/No saved layouts/)).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('opens another symbol from the search box', async () => {
     setUp();
     const router = renderApp('/dashboard/charts/BTCUSDT');

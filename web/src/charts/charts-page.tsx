@@ -28,38 +28,79 @@ import { PriceChart } from './price-chart';
 import './charts.css';
 
 type Layouts = { state: 'loading' } | { state: 'ready'; layouts: ChartLayoutSummary[]; error: string | null };
-type BarsState = { state: 'loading'; previous: Bars | null } | { state: 'ready'; data: Bars } | { state: 'failed'; status: number; message: string };
+type BarsState =
+  | { state: 'loading'; previous: Bars | null }
+  | { state: 'ready'; data: Bars; slowBackfill: boolean }
+  | { state: 'failed'; status: number; message: string };
 
 export const INTERVAL_LABELS: Readonly<Record<CandleInterval, string>> = { '1m': '1 min', '5m': '5 min', '15m': '15 min', '1h': '1 hour', '4h': '4 hours', '1d': '1 day' };
 
-/** Bars of a symbol and interval, with the last bar following the live price events. */
+/**
+ * How long to wait before asking again for bars whose backfill is pending (the api answers what is
+ * stored at once and queues the rest): soon at first, then every 10 s while the page stays open.
+ */
+export const BACKFILL_RECHECK_MS: readonly number[] = [1_000, 2_000, 3_000, 5_000, 10_000];
+/** After this long the page says the history is taking longer than usual. */
+export const BACKFILL_SLOW_MS = 60_000;
+
+/**
+ * Bars of a symbol and interval, with the last bar following the live price events. While the
+ * api says a backfill is pending, it asks again until the backfill has written the rest, so a
+ * chart opened on a fresh system fills in without a reload.
+ */
 function useLiveBars(symbol: string, interval: CandleInterval, enabled: boolean): BarsState {
   const [result, setResult] = useState<BarsState>({ state: 'loading', previous: null });
   useEffect(() => {
     if (!enabled) return;
     const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let recheck = 0;
+    const startedAt = Date.now();
     setResult((current) => ({ state: 'loading', previous: current.state === 'ready' ? current.data : current.state === 'loading' ? current.previous : null }));
-    getBars(symbol, interval, controller.signal)
-      .then((data) => {
-        if (!controller.signal.aborted) setResult({ state: 'ready', data });
-      })
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) setResult({ state: 'failed', status: error instanceof ApiError ? error.status : 0, message: messageOf(error) });
-      });
+    const again = (): void => {
+      timer = setTimeout(load, BACKFILL_RECHECK_MS[Math.min(recheck++, BACKFILL_RECHECK_MS.length - 1)]);
+    };
+    const load = (): void => {
+      getBars(symbol, interval, controller.signal)
+        .then((data) => {
+          if (controller.signal.aborted) return;
+          setResult({ state: 'ready', data, slowBackfill: data.backfillPending && Date.now() - startedAt >= BACKFILL_SLOW_MS });
+          if (data.backfillPending) again();
+        })
+        .catch((error: unknown) => {
+          if (controller.signal.aborted) return;
+          // A failed recheck keeps the bars shown and tries again; a failed first load is the answer.
+          if (recheck > 0) again();
+          else setResult({ state: 'failed', status: error instanceof ApiError ? error.status : 0, message: messageOf(error) });
+        });
+    };
+    load();
     const unsubscribe = subscribeLivePrices((price) => {
       if (price.symbol !== symbol) return;
       setResult((current) => {
         if (current.state !== 'ready' || current.data.interval !== interval) return current;
         const bars = applyLivePrice(current.data.bars, price, CANDLE_INTERVAL_MS[interval]);
-        return bars ? { state: 'ready', data: { ...current.data, bars, simulated: current.data.simulated || price.simulated } } : current;
+        return bars ? { ...current, data: { ...current.data, bars, simulated: current.data.simulated || price.simulated } } : current;
       });
     });
     return () => {
       controller.abort();
+      clearTimeout(timer);
       unsubscribe();
     };
   }, [symbol, interval, enabled]);
   return result;
+}
+
+/** What the chart waits for while its backfill runs. */
+function backfillText(bars: Bars, slow: boolean): string {
+  const label = INTERVAL_LABELS[bars.interval];
+  const what =
+    bars.bars.length === 0
+      ? `Fetching ${bars.symbol}’s ${label} history from the price source.`
+      : `Fetching the rest of ${bars.symbol}’s ${label} history: ${bars.bars.length === 1 ? 'one bar is' : `${bars.bars.length} bars are`} stored so far.`;
+  const then = slow ? ' This is taking longer than usual (are the workers running?); the page keeps checking.' : ' The chart draws the bars as soon as they arrive.';
+  return what + then;
 }
 
 export function ChartsPage() {
@@ -145,12 +186,26 @@ export function ChartsPage() {
               <p role="status" className="page-loading">
                 <span className="spinner" aria-hidden="true" /> Loading {symbol} bars…
               </p>
-            ) : shown.bars.length === 0 ? (
-              <p className="empty-state">
-                No {INTERVAL_LABELS[interval]} bars are stored for {symbol} yet. They appear once the prices jobs have fetched or built them.
-              </p>
             ) : (
-              <PriceChart symbol={shown.symbol} interval={shown.interval} bars={shown.bars} indicators={indicators} theme={theme} />
+              <>
+                {shown.backfillPending && (
+                  <p role="status" className="chart-backfill">
+                    <span className="spinner" aria-hidden="true" />
+                    <span>
+                      {backfillText(shown, bars.state === 'ready' && bars.slowBackfill)}
+                    </span>
+                  </p>
+                )}
+                {shown.bars.length === 0 ? (
+                  !shown.backfillPending && (
+                    <p className="empty-state">
+                      No {INTERVAL_LABELS[interval]} bars are stored for {symbol} yet. They appear once the prices jobs have fetched or built them.
+                    </p>
+                  )
+                ) : (
+                  <PriceChart symbol={shown.symbol} interval={shown.interval} bars={shown.bars} indicators={indicators} theme={theme} />
+                )}
+              </>
             )}
             <p className="form-field__hint">The last bar follows live prices of the symbols on your watchlists.</p>
           </div>

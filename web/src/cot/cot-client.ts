@@ -18,6 +18,7 @@ import {
   type CotHistoryEntry as ClientCotHistoryEntry,
   type CotInstrumentRef,
   type CotLatestQuery as ClientCotLatestQuery,
+  type CotDataStatus,
   type CotLatestResponse,
   type CotSortKey,
   type CotSortOrder,
@@ -186,7 +187,17 @@ export function parseCotLatest(body: unknown): CotLatestResponse {
       const where = `latest.items[${index}]`;
       return { instrument: parseInstrument(record(item, where).instrument, `${where}.instrument`), ...parseAnalytics(item, where) };
     }),
+    data: parseDataStatus(source.data),
   };
+}
+
+/** The data's status; an older api without it answers as live, current data of unknown date. */
+function parseDataStatus(value: unknown): CotDataStatus {
+  if (value === undefined) return { latestReportDate: null, sample: false, stale: false };
+  const source = record(value, 'latest.data');
+  const date = source.latestReportDate ?? null;
+  if (date !== null && (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date))) fail('latest.data.latestReportDate', 'a date or null');
+  return { latestReportDate: date as string | null, sample: source.sample === true, stale: source.stale === true };
 }
 
 function parsePositions(value: unknown, where: string): Record<ReportedGroup, GroupPositions> {

@@ -4,6 +4,7 @@ import {
   COT_CATEGORIES,
   COT_SORT_KEYS,
   type CotCategory,
+  type CotDataStatus,
   type CotLatestItem,
   type CotLatestResponse,
   type CotSortKey,
@@ -65,6 +66,32 @@ interface SortState {
   sort: CotSortKey;
   order: CotSortOrder;
   onSort: (key: CotSortKey) => void;
+}
+
+
+/** A row whose history is too short to rank (percentiles null though the analytics ran): dimmed and said so. */
+function isUnranked(item: CotLatestItem): boolean {
+  return item.provisional !== null && Object.values(item.percentileRank).every((rank) => rank === null);
+}
+
+/** Says when the reports are the bundled sample or old, with the newest report's date. */
+export function CotDataBanner({ status }: { status: CotDataStatus }) {
+  if (!status.sample && !status.stale) return null;
+  const date = status.latestReportDate ? <time dateTime={status.latestReportDate}>{status.latestReportDate}</time> : 'an unknown date';
+  return (
+    <p className="cot-data-banner" role="note">
+      {status.sample ? (
+        <>
+          <strong>Sample data</strong>: the bundled CFTC reports up to {date}, not this week’s. The live CFTC source is off or has not
+          imported yet.
+        </>
+      ) : (
+        <>
+          <strong>Stale data</strong>: the newest report is from {date}; a new one is published every Friday.
+        </>
+      )}
+    </p>
+  );
 }
 
 function SortHeader({ sortKey, state, children, label, className }: { sortKey: CotSortKey; state: SortState; children: ReactNode; label: string; className?: string }) {
@@ -204,7 +231,7 @@ function ScreenerTable({ data, sort, busy, paths }: { data: CotLatestResponse; s
         </thead>
         <tbody>
           {data.items.map((item) => (
-            <tr key={item.instrument.cftcCode}>
+            <tr key={item.instrument.cftcCode} className={isUnranked(item) ? 'cot-row--unranked' : undefined}>
               <td className="cot-symbol cot-sticky">{item.instrument.symbol ?? '—'}</td>
               <th scope="row">
                 <Link to={paths.instrument(item.instrument.cftcCode)} title={item.instrument.name}>
@@ -218,10 +245,14 @@ function ScreenerTable({ data, sort, busy, paths }: { data: CotLatestResponse; s
               <td>{categoryLabel(item.instrument.category)}</td>
               <td className="cot-nowrap">
                 {item.reportDate}
-                {item.provisional === true && (
-                  <span className="data-table__sub">
-                    <ProvisionalBadge />
-                  </span>
+                {isUnranked(item) ? (
+                  <span className="data-table__sub">Too little history to rank</span>
+                ) : (
+                  item.provisional === true && (
+                    <span className="data-table__sub">
+                      <ProvisionalBadge />
+                    </span>
+                  )
                 )}
               </td>
               {NET_COLUMNS.map(({ group }) => (
@@ -306,6 +337,7 @@ export function CotScreenerPage({ variant }: { variant: CotVariant }) {
           cannot switch it per view.
         </p>
       </div>
+      {data !== null && <CotDataBanner status={data.data} />}
       <HeatLegend />
       {result.state === 'loading' && data === null && <p role="status">Loading COT data…</p>}
       {result.state === 'failed' && (

@@ -125,6 +125,25 @@ describe('COT screener', () => {
     expect(euro.getByText('Provisional')).toHaveAttribute('title', expect.stringContaining('Fewer than 26 reports'));
   });
 
+  it('labels the bundled sample with its report date, and dims a row too short to rank', async () => {
+    const recorded = COT_RECORDINGS.latestProvisional;
+    const body = recorded.body as { items: { instrument: { name: string }; percentileRank: Record<string, unknown> }[] };
+    const items = body.items.map((item) =>
+      item.instrument.name.startsWith('EURO FX') ? { ...item, percentileRank: { leveraged: null, commercial: null, assetManager: null } } : item,
+    );
+    const sample = { ...recorded, body: { ...body, items, data: { latestReportDate: '2022-05-31', sample: true, stale: true } } };
+    installFakeApi(signedInSession(), recordedCotApi([sample]));
+    renderApp('/dashboard/cot');
+    const table = await screenerTable();
+
+    const banner = screen.getByRole('note', { name: '' });
+    expect(banner).toHaveTextContent('Sample data: the bundled CFTC reports up to 2022-05-31');
+    const euro = rowOf(table, 'EURO FX');
+    expect(euro).toHaveClass('cot-row--unranked');
+    expect(within(euro).getByText('Too little history to rank')).toBeInTheDocument();
+    expect(rowOf(table, 'BITCOIN')).not.toHaveClass('cot-row--unranked');
+  });
+
   it('sorts through the api: a column click sends sort and order, a second click flips the order', async () => {
     const fetchMock = installFakeApi(signedInSession(), recordedCotApi());
     const router = renderApp('/dashboard/cot');

@@ -80,9 +80,75 @@ afterEach(removeFetch);
 const toggle = () => screen.getByRole('switch', { name: 'Push notifications on this device' });
 
 describe('PushToggle', () => {
-  it('is hidden when the browser cannot do web push', () => {
-    const { container } = render(<PushToggle environment={null} />);
-    expect(container).toBeEmptyDOMElement();
+  it('says why when the browser cannot do web push, switched off and disabled', () => {
+    render(<PushToggle environment={null} unsupportedReason="This browser does not support web push." />);
+    expect(toggle()).toBeDisabled();
+    expect(toggle()).not.toBeChecked();
+    expect(toggle()).toHaveAccessibleDescription('This browser does not support web push. Alerts still arrive in the app and by email.');
+  });
+
+  it('says the service worker could not be started when it cannot be registered', async () => {
+    const manager = new FakePushManager();
+    const { env } = environment(manager, 'default');
+    env.registration = async () => {
+      throw new DOMException('Failed to register a ServiceWorker: A bad HTTP response code (404) was received', 'SecurityError');
+    };
+    const api = fakeApi();
+    render(<PushToggle environment={env} />);
+    await waitFor(() => expect(toggle()).toBeEnabled());
+
+    fireEvent.click(toggle());
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^The service worker that receives push notifications could not be started \(Failed to register a ServiceWorker: .*404.*\)/);
+    expect(toggle()).not.toBeChecked();
+    expect(api.changes()).toEqual([]);
+  });
+
+  it('says the permission is blocked when the browser refuses the subscription itself', async () => {
+    const manager = new FakePushManager();
+    manager.subscribe = async () => {
+      throw new DOMException('Registration failed - permission denied', 'NotAllowedError');
+    };
+    const { env } = environment(manager, 'granted');
+    fakeApi();
+    render(<PushToggle environment={env} />);
+    await waitFor(() => expect(toggle()).toBeEnabled());
+
+    fireEvent.click(toggle());
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Notifications are blocked for Tickerbell in this browser');
+  });
+
+  it('says the browser’s push service did not accept the subscription', async () => {
+    const manager = new FakePushManager();
+    manager.subscribe = async () => {
+      throw new DOMException('Registration failed - push service error', 'AbortError');
+    };
+    const { env } = environment(manager, 'granted');
+    const api = fakeApi();
+    render(<PushToggle environment={env} />);
+    await waitFor(() => expect(toggle()).toBeEnabled());
+
+    fireEvent.click(toggle());
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('The browser’s push service did not accept the subscription (Registration failed - push service error). Try again later.');
+    expect(api.changes()).toEqual([]);
+  });
+
+  it('says the server refused when the api has no push key to give', async () => {
+    const manager = new FakePushManager();
+    const { env } = environment(manager, 'granted');
+    fakeApi((call) =>
+      call.path === '/api/push/public-key' ? { status: 503, body: { error: { code: 'push_disabled', message: 'Push notifications are not configured on this server' } } } : undefined,
+    );
+    render(<PushToggle environment={env} />);
+    await waitFor(() => expect(toggle()).toBeEnabled());
+
+    fireEvent.click(toggle());
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tickerbell’s server refused to store this device’s subscription: Push notifications are not configured on this server');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Something went wrong');
+    expect(manager.subscribeOptions).toEqual([]);
   });
 
   it('asks for permission, subscribes with the api key and posts the subscription with the csrf header', async () => {
@@ -155,7 +221,7 @@ describe('PushToggle', () => {
 
     fireEvent.click(toggle());
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid input: endpoint');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tickerbell’s server refused to store this device’s subscription: Invalid input: endpoint');
     expect(toggle()).not.toBeChecked();
     expect(manager.current).toBeNull();
     jest.mocked(console.error).mockRestore();

@@ -2,7 +2,7 @@
 // and bars for charts (GET /api/markets/:symbol/bars), shaped as @tickerbell/jobs/prices/shapes; prices
 // arrive as decimal strings and stay strings until they are drawn or compared for display.
 import { apiRequest, isRecord } from '../api/client';
-import { CANDLE_INTERVALS, type CandleInterval, type MarketView } from '@tickerbell/jobs/prices/shapes';
+import { CANDLE_INTERVALS, roundToTick, type CandleInterval, type MarketView, type PricedMarket } from '@tickerbell/jobs/prices/shapes';
 import { parseLivePrice, type LivePrice } from './live-prices';
 
 export function isCandleInterval(value: unknown): value is CandleInterval {
@@ -24,6 +24,8 @@ export interface Bars {
   interval: CandleInterval;
   simulated: boolean;
   bars: Bar[];
+  /** Fewer bars are stored than asked for and their backfill is still to write them: ask again. */
+  backfillPending: boolean;
 }
 
 function fail(where: string, expected: string): never {
@@ -90,7 +92,8 @@ export function parseBars(body: unknown): Bars {
   // The chart needs strictly ascending times: sort, and keep the last of any duplicate.
   bars.sort((a, b) => a.time - b.time);
   const unique = bars.filter((bar, index) => index === bars.length - 1 || bars[index + 1]?.time !== bar.time);
-  return { symbol: body.symbol, interval: body.interval, simulated: body.simulated === true, bars: unique };
+  const backfillPending = isRecord(body.backfill) && body.backfill.pending === true;
+  return { symbol: body.symbol, interval: body.interval, simulated: body.simulated === true, bars: unique, backfillPending };
 }
 
 /** Matches one search shows (the api allows 50). */
@@ -120,14 +123,27 @@ export function getBars(symbol: string, interval: CandleInterval, signal?: Abort
 
 const MINUS = '−';
 
-/** A decimal price string for display: grouped, 2 decimals at 1 and above, up to 8 below. */
-export function formatPrice(price: string | number): string {
-  const value = typeof price === 'number' ? price : Number(price);
-  if (!Number.isFinite(value)) return '—';
+/** "1234567.5" -> "1,234,567.5": grouping on the decimal string itself, no float rounding. */
+function groupThousands(decimal: string): string {
+  const [whole, fraction] = decimal.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}
+
+/**
+ * A decimal price string for display, grouped. With the market (its type and symbol) the price is
+ * shown on the market's tick (the shared rule of @tickerbell/jobs/prices/shapes: EURUSD 1.0843,
+ * USDJPY 150.23, ES 5,800.25); without it, 2 decimals at 1 and above, up to 8 below.
+ */
+export function formatPrice(price: string | number, market?: PricedMarket): string {
+  const text = typeof price === 'number' ? String(price) : price.trim();
+  const value = Number(text);
+  if (text === '' || !Number.isFinite(value)) return '—';
   const abs = Math.abs(value);
-  const digits = abs >= 1 ? 2 : abs >= 0.01 ? 4 : 8;
-  const text = abs.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return value < 0 ? `${MINUS}${text}` : text;
+  const rounded = market ? roundToTick(text.replace(/^-/, ''), market) : abs.toFixed(abs >= 1 ? 2 : abs >= 0.01 ? 4 : 8);
+  if (rounded === null) return '—';
+  const shown = groupThousands(rounded);
+  return value < 0 ? `${MINUS}${shown}` : shown;
 }
 
 /** "+1.23%", "−0.50%", "—". */

@@ -60,7 +60,7 @@ function WatchlistRow({ item, quote, onRemove, busy }: { item: WatchlistItemView
       <td className="numeric">
         {quote ? (
           <span key={quote.tick} className={`price${flashClass}`} data-testid={`price-${item.symbol}`}>
-            {formatPrice(quote.quote.price)}
+            {formatPrice(quote.quote.price, item)}
           </span>
         ) : (
           <span className="price price--missing" data-testid={`price-${item.symbol}`}>

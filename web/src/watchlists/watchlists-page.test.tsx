@@ -68,6 +68,33 @@ describe('watchlists client', () => {
 });
 
 describe('watchlists page', () => {
+  it('shows each market on its own tick: forex in pips, yen pairs and stocks in cents, ES in quarter points', async () => {
+    const base = watchlistView(1, 'Across markets', ['AAPL']);
+    const items = (
+      [
+        ['EURUSD', 'Euro / US Dollar', 'forex'],
+        ['USDJPY', 'US Dollar / Japanese Yen', 'forex'],
+        ['AAPL', 'Apple Inc.', 'stock'],
+        ['ES', 'E-mini S&P 500 Futures', 'futures'],
+        ['DOGEUSDT', 'Dogecoin / Tether', 'crypto'],
+      ] as const
+    ).map(([symbol, name, type], order) => ({ id: 100 + order, symbol, name, type, order }));
+    const fake = watchlistsChartsFake({ watchlists: [{ ...base, items }] });
+    fake.quotes.set('EURUSD', quote('EURUSD', '1.084321', '0.12'));
+    fake.quotes.set('USDJPY', quote('USDJPY', '150.2345', '-0.3'));
+    fake.quotes.set('AAPL', quote('AAPL', '231.4', '0.4'));
+    fake.quotes.set('ES', quote('ES', '5800.3', '0.05'));
+    fake.quotes.set('DOGEUSDT', quote('DOGEUSDT', '0.153456', '1'));
+    installFakeApi(signedInSession(), fake.handler);
+    renderApp('/dashboard/watchlists');
+    await itemsTable();
+    await waitFor(() => expect(screen.getByTestId('price-EURUSD')).toHaveTextContent('1.0843'));
+    expect(screen.getByTestId('price-USDJPY')).toHaveTextContent('150.23');
+    expect(screen.getByTestId('price-AAPL')).toHaveTextContent('231.40');
+    expect(screen.getByTestId('price-ES')).toHaveTextContent('5,800.25');
+    expect(screen.getByTestId('price-DOGEUSDT')).toHaveTextContent('0.15346');
+  });
+
   it('shows the first list with its prices, 24 h change, chart links and the simulated-data badge', async () => {
     const fake = setUp();
     renderApp('/dashboard/watchlists');
