@@ -17,3 +17,9 @@ export const DASHBOARD_AREAS: readonly DashboardArea[] = [
   { to: '/dashboard/activity', label: 'Activity', description: 'Your full notification history.', end: false },
   { to: '/dashboard/settings', label: 'Settings', description: 'Theme and notification sound.', end: false },
 ];
+
+/** The area a dashboard path belongs to (its own entry, or the one it is under); undefined outside them. */
+export function currentDashboardArea(pathname: string): DashboardArea | undefined {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return DASHBOARD_AREAS.find((area) => (area.end ? path === area.to : path === area.to || path.startsWith(`${area.to}/`)));
+}

@@ -48,6 +48,29 @@ describe('dashboard navigation', () => {
   });
 });
 
+describe('dashboard navigation on phones', () => {
+  it('folds the areas behind a button naming the current one, and folds them again after a choice', async () => {
+    signedInDashboardApi();
+    const router = renderApp('/dashboard/alerts');
+    const nav = within(await screen.findByRole('navigation', { name: 'Dashboard' }));
+    const toggle = nav.getByRole('button', { name: 'Dashboard areas: Alerts' });
+    const list = nav.getByRole('list');
+
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveAttribute('aria-controls', list.id);
+    expect(list).not.toHaveClass('dashboard-nav__list--open');
+
+    act(() => toggle.click());
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(list).toHaveClass('dashboard-nav__list--open');
+
+    act(() => nav.getByRole('link', { name: 'COT' }).click());
+    expect(router.state.location.pathname).toBe('/dashboard/cot');
+    expect(await nav.findByRole('button', { name: 'Dashboard areas: COT' })).toHaveAttribute('aria-expanded', 'false');
+    expect(list).not.toHaveClass('dashboard-nav__list--open');
+  });
+});
+
 describe('overview', () => {
   it('shows followed exchanges with status and countdown, and the latest notifications', async () => {
     storeNotifications([{ title: 'NYSE now open' }, { title: 'LSE closing soon' }]);

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../accounts/session-provider';
+import { HeaderBell } from '../notifications/header-bell';
 import { HEADER_LINKS, SIGN_IN_PATH, SIGN_UP_PATH } from './site-links';
 import { TickerbellLogo } from './tickerbell-logo';
 import { useHasMounted } from './use-has-mounted';
@@ -84,10 +85,13 @@ export function SiteHeader() {
                 ))}
               </ul>
             </nav>
-            {/* Signed in, the avatar and its menu stay in the bar at every width (bell and Sign Out on phones too). */}
+            {/* Signed in, the bell with its unread count, the avatar and its menu stay in the bar at every width. */}
             <div className={user ? 'site-header__actions site-header__actions--signed-in' : 'site-header__actions'}>
               {user ? (
-                <UserMenu user={user} />
+                <>
+                  <HeaderBell />
+                  <UserMenu user={user} />
+                </>
               ) : status === 'loading' ? (
                 <span className="skeleton skeleton--button" aria-hidden="true" />
               ) : (

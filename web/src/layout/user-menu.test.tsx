@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { installFetch, removeFetch } from '../../test/fake-fetch';
 import { TestProviders, fakeSessionState, signedInSession } from '../../test/providers';
+import { unreadBadgeText } from '../notifications/header-bell';
 import { NOTIFICATIONS_STORAGE_KEY } from '../notifications/notification-store';
 import type { SessionState } from '../accounts/session-provider';
 import { SiteHeader } from './site-header';
@@ -72,14 +73,14 @@ describe('signed-in header', () => {
     renderSignedIn(fakeSessionState(signedInSession()));
     openMenu();
 
-    expect(screen.getByRole('link', { name: 'Notifications' })).toHaveAttribute('href', '/dashboard/activity');
+    expect(screen.getByRole('link', { name: 'All notifications' })).toHaveAttribute('href', '/dashboard/activity');
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/dashboard/settings');
     expect(screen.getByRole('radio', { name: 'Auto' })).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Light' })).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Dark' })).toBeInTheDocument();
   });
 
-  it('puts an unread dot on the bell when there are unread notifications', () => {
+  it('puts an unread dot on the menu’s own bell when there are unread notifications', () => {
     window.localStorage.setItem(
       NOTIFICATIONS_STORAGE_KEY,
       JSON.stringify([{ id: 'n1', timestamp: 1, read: false, title: 'NYSE now open', message: 'has opened', type: 'info' }]),
@@ -87,8 +88,30 @@ describe('signed-in header', () => {
     renderSignedIn(fakeSessionState(signedInSession()));
     openMenu();
 
-    expect(screen.getByRole('link', { name: 'Notifications, 1 unread' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'All notifications, 1 unread' })).toHaveAttribute('href', '/dashboard/activity');
     expect(screen.getByTestId('bell-unread-dot')).toBeInTheDocument();
+  });
+
+  it('shows the bell in the header, outside the menu, with the unread count', () => {
+    const unread = [1, 2, 3].map((n) => ({ id: `n${n}`, timestamp: n, read: false, title: `Event ${n}`, message: 'happened', type: 'info' }));
+    window.localStorage.setItem(NOTIFICATIONS_STORAGE_KEY, JSON.stringify([...unread, { id: 'n4', timestamp: 4, read: true, title: 'Old', message: 'read', type: 'info' }]));
+    renderSignedIn(fakeSessionState(signedInSession()));
+
+    // The account menu is closed: the bell is in the bar itself.
+    expect(screen.getByRole('button', { name: 'Account menu' })).toHaveAttribute('aria-expanded', 'false');
+    const bell = screen.getByRole('link', { name: 'Notifications, 3 unread' });
+    expect(bell).toHaveAttribute('href', '/dashboard/activity');
+    expect(bell).toHaveTextContent('3');
+    expect(bell.closest('.user-menu__panel')).toBeNull();
+    fireEvent.click(bell);
+    expect(screen.getByTestId('current-path')).toHaveTextContent('/dashboard/activity');
+  });
+
+  it('shows the header bell without a count when everything is read, and 99+ past 99', () => {
+    renderSignedIn(fakeSessionState(signedInSession()));
+    expect(screen.getByRole('link', { name: 'Notifications' })).not.toHaveTextContent(/\d/);
+    expect(unreadBadgeText(100)).toBe('99+');
+    expect(unreadBadgeText(99)).toBe('99');
   });
 
   it('Sign Out ends the session and goes to /', async () => {

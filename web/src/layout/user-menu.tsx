@@ -1,25 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AvatarParticles } from '../background/avatar-particles';
+import { BellIcon } from '../notifications/header-bell';
 import { useNotifications } from '../notifications/notification-provider';
 import type { SessionUser } from '../accounts/auth-client';
 import { useSession } from '../accounts/session-provider';
 import { displayNameOf, initialOf, subtitleOf } from '../accounts/session-rules';
 import { ThemeChoiceControl } from '../theme/theme-choice';
-
-function BellIcon() {
-  return (
-    <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M12 3a6 6 0 0 0-6 6v3.6L4.3 16h15.4L18 12.6V9a6 6 0 0 0-6-6Zm-2 15a2 2 0 0 0 4 0"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
 
 function GearIcon() {
   return (
@@ -105,7 +92,6 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
           <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
-        {unread > 0 && <span className="unread-dot" aria-hidden="true" />}
       </button>
       <div id={menuId} className="user-menu__panel" hidden={!open}>
         <div className="user-menu__identity">
@@ -116,7 +102,8 @@ export function UserMenu({ user }: { user: SessionUser }) {
           <Link
             to="/dashboard/activity"
             className="icon-button"
-            aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+            // Named apart from the header's bell (which carries the count) so each is found on its own.
+            aria-label={unread > 0 ? `All notifications, ${unread} unread` : 'All notifications'}
             onClick={() => setOpen(false)}
           >
             <BellIcon />

@@ -104,6 +104,21 @@ describe('theme choices', () => {
     expect(probe()).toBe('dark manual');
     expect(screen.getByRole('radio', { name: 'Dark' })).toBeChecked();
   });
+
+  it('follows a choice made in another tab', () => {
+    jest.setSystemTime(new Date(2026, 10, 21, 12, 0, 0));
+    renderTheme();
+    expect(probe()).toBe('light auto');
+
+    act(() => {
+      window.localStorage.setItem(THEME_STORAGE_KEY, 'dark');
+      window.dispatchEvent(new StorageEvent('storage', { key: THEME_STORAGE_KEY, newValue: 'dark' }));
+    });
+
+    expect(probe()).toBe('dark manual');
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(screen.getByRole('radio', { name: 'Dark' })).toBeChecked();
+  });
 });
 
 describe('useTheme', () => {

@@ -75,6 +75,18 @@ export function ThemeProvider({ children, now = systemNow }: ThemeProviderProps)
     return () => clearInterval(timer);
   }, [choice, now]);
 
+  // A choice made in another tab of the site applies here too.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent): void => {
+      if (event.key !== THEME_STORAGE_KEY) return;
+      const next = parseThemeChoice(event.newValue) ?? 'auto';
+      setChoice(next);
+      setTheme(themeFor(next, now()));
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [now]);
+
   useEffect(() => {
     applyThemeToDocument(theme);
   }, [theme]);
