@@ -266,7 +266,7 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
     // The bell, and the notification in the activity list behind it (a client-side navigation:
     // the page is not reloaded).
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('link', { name: 'Notifications, 1 unread' }).click();
+    await page.getByRole('link', { name: 'All notifications, 1 unread' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/activity');
     await page.locator('.notification-list').first().getByText(`${ALERT_NAME} Alert Triggered`).waitFor();
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Alerts' }).click();

@@ -147,13 +147,15 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
     await shot('06-dashboard-live-toast', { fullPage: false });
 
     await page.locator('[data-testid="bell-unread-dot"]').waitFor({ state: 'attached' });
+    // The header's bell shows the count; the account menu keeps its own bell with the list.
+    await page.getByRole('link', { name: 'Notifications, 1 unread', exact: true }).waitFor();
     await openAccountMenu();
-    await page.getByRole('link', { name: 'Notifications, 1 unread' }).waitFor();
+    await page.getByRole('link', { name: 'All notifications, 1 unread' }).waitFor();
     expect(await page.locator('.notification-list').first().getByText(notificationTitle).isVisible()).toBe(true);
   });
 
   it('marks the notification read from the bell', async () => {
-    await page.getByRole('link', { name: 'Notifications, 1 unread' }).click();
+    await page.getByRole('link', { name: 'All notifications, 1 unread' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/activity');
     const markRead = page.getByRole('button', { name: `Mark read: ${notificationTitle}` });
     await markRead.click();

@@ -4,7 +4,7 @@
 // built from it.
 
 /** Each market's tick (by type and symbol): one rule for the feeds and the screens. */
-export { priceDecimals, priceTick, roundToTick, type PricedMarket } from './price-precision';
+export { priceDecimals, priceTick, roundToTick, type PricedMarket } from './price-precision.shapes';
 
 /** Bar intervals the prices jobs store, charts show and technical alerts evaluate on. */
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Clock } from '../runtime/clock';
-import { roundToTick } from './price-precision';
+import { roundToTick } from './price-precision.shapes';
 import { INTERVAL_MS, type Candle, type CandleInterval, type PriceSource, type Quote } from './price-source';
 
 export const SIMULATED_SOURCE = 'simulated';
@@ -58,7 +58,7 @@ export interface SimulatedOptions {
   volatility?: number;
   /**
    * The market type of each symbol (markets.type): prices are quoted on the market's tick
-   * (price-precision.ts). A symbol left out keeps the decimals of its anchor.
+   * (price-precision.shapes.ts). A symbol left out keeps the decimals of its anchor.
    */
   marketTypes?: Record<string, string>;
 }

@@ -47,8 +47,9 @@ describe('cot jobs through real workers (replay source, PostgreSQL, Redis)', () 
          FROM cot_analytics a JOIN cot_positions p ON p.id = a.position_id
          JOIN cot_instruments i ON i.id = p.instrument_id JOIN cot_reports r ON r.id = p.report_id ORDER BY i.cftc_code`,
       );
+      // One report per market: too short a history to rank (COT_MIN_REPORTS_TO_RANK), so no percentile.
       expect(rows).toEqual(
-        ['043602', '099741', '133741', '13874A'].map((code) => ({ cftc_code: code, date: '2022-08-16', is_provisional: true, leveraged_percentile_rank: '100.00' })),
+        ['043602', '099741', '133741', '13874A'].map((code) => ({ cftc_code: code, date: '2022-08-16', is_provisional: true, leveraged_percentile_rank: null })),
       );
       const [health] = await db.dataSource.query(`SELECT consecutive_failures, last_data_at FROM source_health WHERE source = 'cftc'`);
       expect(health).toEqual({ consecutive_failures: 0, last_data_at: new Date('2022-08-16T00:00:00Z') });
