@@ -1,6 +1,7 @@
 import DecimalJs from 'decimal.js';
 import { z } from 'zod';
 import {
+  ATR_UNITS,
   CHANNEL_CONDITIONS,
   CONDITION_DEFAULTS,
   CROSS_DIRECTIONS,
@@ -13,12 +14,14 @@ import {
   RSI_CONDITIONS,
   RSI_LEVEL_BOUNDS,
   TECHNICAL_CONDITIONS,
+  VOLATILITY_BOUNDS,
   WINDOW_MINUTES,
   type AlertCondition,
   type PriceCondition,
   type TechnicalCondition,
 } from './alerts.shapes';
 import { ema, macd, rsi, sma, type Series } from './technical-indicators';
+import { isVolatilityCondition, volatilityBarsNeeded } from './volatility-conditions';
 
 /**
  * Alert conditions as pure functions of (previous price, current price, recent history) or of a
@@ -43,11 +46,16 @@ export {
   PRICE_LEVEL_CONDITIONS,
   RSI_CONDITIONS,
   TECHNICAL_CONDITIONS,
+  INDICATOR_CONDITIONS,
+  VOLATILITY_CONDITIONS,
   type AlertCondition,
   type AlertConditionType,
+  type IndicatorCondition,
   type PriceCondition,
   type TechnicalCondition,
+  type VolatilityCondition,
 } from './alerts.shapes';
+export { isVolatilityCondition } from './volatility-conditions';
 
 /** The decimal a string holds, or null: zod runs every check of a field, so a refinement may see a value that failed the pattern. */
 function decimalOrNull(value: string): Decimal | null {
@@ -79,6 +87,58 @@ export const priceConditionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.enum(MOVING_PERCENT_CONDITIONS), percent: decimalStringSchema, minutes: windowMinutesSchema }).strict(),
 ]);
 
+/** A positive level of at most `max` (strictly above 0: a zero level would always or never hold). */
+const levelSchema = (max: number) => z.number().gt(0).max(max);
+const factorSchema = z.number().gt(VOLATILITY_BOUNDS.factor.above).max(VOLATILITY_BOUNDS.factor.max);
+
+function volatilitySchemas() {
+  return [
+    z
+      .object({
+        type: z.literal('volatility_above'),
+        period: periodSchema.default(CONDITION_DEFAULTS.volatilityPeriod),
+        level: levelSchema(VOLATILITY_BOUNDS.volatilityPercent.max),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('volatility_spike'),
+        period: periodSchema.default(CONDITION_DEFAULTS.volatilityPeriod),
+        longPeriod: periodSchema.default(CONDITION_DEFAULTS.volatilityLongPeriod),
+        factor: factorSchema,
+      })
+      .strict()
+      .refine((c) => c.period < c.longPeriod, { message: 'longPeriod must be longer than period', path: ['longPeriod'] }),
+    z
+      .object({
+        type: z.literal('atr_above'),
+        period: periodSchema.default(CONDITION_DEFAULTS.atrPeriod),
+        unit: z.enum(ATR_UNITS).default(CONDITION_DEFAULTS.atrUnit),
+        level: levelSchema(VOLATILITY_BOUNDS.atrPrice.max),
+      })
+      .strict()
+      .refine((c) => c.unit !== 'percent' || c.level <= VOLATILITY_BOUNDS.atrPercent.max, {
+        message: `a percent of the close must be at most ${VOLATILITY_BOUNDS.atrPercent.max}`,
+        path: ['level'],
+      }),
+    z
+      .object({
+        type: z.literal('bollinger_squeeze'),
+        period: periodSchema.default(CONDITION_DEFAULTS.bollingerPeriod),
+        level: levelSchema(VOLATILITY_BOUNDS.bandWidth.max),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('bollinger_breakout'),
+        period: periodSchema.default(CONDITION_DEFAULTS.bollingerPeriod),
+        factor: factorSchema,
+        lookback: z.number().int().min(VOLATILITY_BOUNDS.lookback.min).max(VOLATILITY_BOUNDS.lookback.max).default(CONDITION_DEFAULTS.breakoutLookback),
+      })
+      .strict(),
+  ] as const;
+}
+
 export const technicalConditionSchema = z.discriminatedUnion('type', [
   z
     .object({
@@ -92,6 +152,7 @@ export const technicalConditionSchema = z.discriminatedUnion('type', [
     .object({ type: z.literal('ma_crossover'), ma: maKindSchema, fast: periodSchema, slow: periodSchema, direction: directionSchema })
     .strict()
     .refine((c) => c.fast < c.slow, { message: 'fast must be shorter than slow', path: ['fast'] }),
+  ...volatilitySchemas(),
   z
     .object({
       type: z.literal('macd_signal_cross'),
@@ -104,7 +165,8 @@ export const technicalConditionSchema = z.discriminatedUnion('type', [
     .refine((c) => c.fast < c.slow, { message: 'fast must be shorter than slow', path: ['fast'] }),
 ]);
 
-export const alertConditionSchema = z.union([priceConditionSchema, technicalConditionSchema]);
+// Discriminated on type across both families: an invalid field is reported under its own name.
+export const alertConditionSchema = z.discriminatedUnion('type', [priceConditionSchema, technicalConditionSchema]);
 
 // The schemas parse exactly the shapes' types (alerts.shapes.ts): a change to one without the
 // other fails to compile here.
@@ -242,6 +304,7 @@ function crossed(a: Series, b: Series, direction: 'up' | 'down' | 'any'): boolea
 
 /** The number of closed bars a technical condition needs before it can be met. */
 export function barsNeeded(condition: TechnicalCondition): number {
+  if (isVolatilityCondition(condition)) return volatilityBarsNeeded(condition);
   switch (condition.type) {
     case 'rsi_above':
     case 'rsi_below':
@@ -261,6 +324,8 @@ export function barsNeeded(condition: TechnicalCondition): number {
  * between the last two bars.
  */
 export function isTechnicalConditionMet(condition: TechnicalCondition, closes: readonly string[]): boolean {
+  // Volatility conditions read highs and lows too: volatility-conditions.ts, on OHLC bars.
+  if (isVolatilityCondition(condition)) throw new TypeError(`${condition.type} is evaluated on OHLC bars (isVolatilityConditionMet)`);
   if (closes.length < barsNeeded(condition)) return false;
   const values = closes.map(Number);
   switch (condition.type) {

@@ -1,5 +1,4 @@
 import { INTERVAL_MS, type CandleInterval } from '../prices/price-source';
-import { closesUpTo } from '../prices/prices.store';
 import type { JobPayload } from '../registry';
 import type { JobContext } from '../runtime/job-handler';
 import {
@@ -7,6 +6,7 @@ import {
   isPriceConditionMet,
   isTechnicalCondition,
   isTechnicalConditionMet,
+  isVolatilityCondition,
   type PricePoint,
   type PriceTick,
   type TechnicalCondition,
@@ -14,7 +14,9 @@ import {
 import { alertIndexFor } from './alert-index-cache';
 import type { IndexedAlert } from './alert-index';
 import { historyPoints } from './alert-price-history';
+import { barsUpTo } from './alert-bars.store';
 import { priceAlertMessage, technicalAlertMessage } from './alert-message';
+import { isVolatilityConditionMet, ohlcReader, volatilityAlertMessage, type VolatilityContext } from './volatility-conditions';
 import { triggerAlerts, type FiringKey, type TriggerCandidate, type TriggerResult } from './alert-triggers';
 
 /**
@@ -89,8 +91,8 @@ export function barCloseTime(openTime: Date, interval: CandleInterval): Date {
 }
 
 /**
- * alerts.evaluate-bars: for each closed bar, the symbol's technical alerts of that interval on the
- * stored closes up to and including it; met ones go through the same trigger path, keyed by the
+ * alerts.evaluate-bars: for each closed bar, the symbol's technical alerts (indicators and volatility)
+ * of that interval on the stored bars up to and including it; met ones go through the same trigger path, keyed by the
  * bar's close time.
  */
 export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-bars'>, context: JobContext): Promise<TriggerResult> {
@@ -108,13 +110,22 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
     const alerts = index.technicalAlerts(bar.symbol).filter((a) => cache.intervalOf(a.id) === bar.interval && isTechnicalCondition(a.condition));
     if (!alerts.length) continue;
     const needed = Math.max(...alerts.map((a) => barsNeeded(a.condition as TechnicalCondition))) + TECHNICAL_BARS_MARGIN;
-    const { newestOpenTime, closes } = await closesUpTo(context.dataSource, bar.symbol, bar.interval, openTime, needed);
-    if (newestOpenTime?.getTime() !== openTime.getTime()) {
+    const stored = await barsUpTo(context.dataSource, bar.symbol, bar.interval, openTime, needed);
+    if (stored.newestOpenTime?.getTime() !== openTime.getTime()) {
       context.logger.warn({ symbol: bar.symbol, interval: bar.interval, openTime: bar.openTime }, 'closed bar not stored: technical alerts skipped');
       continue;
     }
+    const closes = stored.bars.map((b) => b.close);
     const price = closes[closes.length - 1];
-    const met = (condition: TechnicalCondition) => isTechnicalConditionMet(condition, closes);
+    // Volatility conditions read all four prices as doubles (derived values), converted as far as they read.
+    const ohlcBars = ohlcReader(stored.bars);
+    const volatility: VolatilityContext = { interval: bar.interval, marketType: stored.marketType ?? '' };
+    const met = (condition: TechnicalCondition) =>
+      isVolatilityCondition(condition) ? isVolatilityConditionMet(condition, ohlcBars(condition), volatility) : isTechnicalConditionMet(condition, closes);
+    const message = (condition: TechnicalCondition) =>
+      isVolatilityCondition(condition)
+        ? volatilityAlertMessage(bar.symbol, condition, ohlcBars(condition), volatility)
+        : technicalAlertMessage(bar.symbol, bar.interval, condition, closes);
     for (const alert of alerts) {
       if (!met(alert.condition as TechnicalCondition)) continue;
       candidates.push({
@@ -122,10 +133,8 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
         symbol: bar.symbol,
         at,
         price,
-        check: (condition, stored) =>
-          isTechnicalCondition(condition) && stored.interval === bar.interval && met(condition)
-            ? technicalAlertMessage(bar.symbol, bar.interval, condition, closes)
-            : null,
+        check: (condition, storedAlert) =>
+          isTechnicalCondition(condition) && storedAlert.interval === bar.interval && met(condition) ? message(condition) : null,
       });
     }
   }

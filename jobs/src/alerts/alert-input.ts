@@ -114,7 +114,8 @@ function numericColumn(value: string | number): string {
 
 /**
  * The `alerts.value` column: the condition's main threshold (level, channel low, amount, percent,
- * RSI level, moving-average period; the fast period of crossovers and MACD).
+ * RSI level, moving-average period; the fast period of crossovers and MACD; a volatility condition's
+ * level, or the factor of a spike or breakout).
  */
 export function alertThreshold(condition: AlertCondition): string {
   switch (condition.type) {
@@ -143,6 +144,13 @@ export function alertThreshold(condition: AlertCondition): string {
     case 'ma_crossover':
     case 'macd_signal_cross':
       return numericColumn(condition.fast);
+    case 'volatility_above':
+    case 'atr_above':
+    case 'bollinger_squeeze':
+      return numericColumn(condition.level);
+    case 'volatility_spike':
+    case 'bollinger_breakout':
+      return numericColumn(condition.factor);
   }
 }
 
@@ -157,7 +165,7 @@ export function resolveAlertInterval(
 ): { interval: CandleInterval | null } | { issue: AlertInputIssue } {
   if (!isTechnicalCondition(condition)) {
     if (requested !== undefined) {
-      return { issue: { field: 'interval', message: 'only technical conditions (RSI, moving averages, MACD) have a bar interval' } };
+      return { issue: { field: 'interval', message: 'only technical conditions (RSI, moving averages, MACD, volatility) have a bar interval' } };
     }
     return { interval: null };
   }

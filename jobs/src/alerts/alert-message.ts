@@ -5,8 +5,8 @@ import {
   movedPercent,
   windowExtremes,
   type PriceCondition,
+  type IndicatorCondition,
   type PriceTick,
-  type TechnicalCondition,
 } from './alert-conditions';
 import { ema, macd, rsi, sma } from './technical-indicators';
 
@@ -78,7 +78,7 @@ function side(a: number | null | undefined, b: number | null | undefined): strin
 }
 
 /** What a technical condition's firing says, on the closes (oldest first) it was met on. */
-export function technicalAlertMessage(symbol: string, interval: string, condition: TechnicalCondition, closes: readonly string[]): string {
+export function technicalAlertMessage(symbol: string, interval: string, condition: IndicatorCondition, closes: readonly string[]): string {
   const values = closes.map(Number);
   const close = closes[closes.length - 1];
   const on = `on the ${interval} chart`;

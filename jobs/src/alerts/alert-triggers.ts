@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { importanceOf, type PushOptions } from '../notifications/notification-content';
 import { dispatchNotifications, writeNotifications, type DispatchResult, type NotificationRequest, type WrittenNotification } from '../notifications/notify';
 import type { JobContext } from '../runtime/job-handler';
-import { alertConditionSchema, ExactDecimal, isTechnicalCondition, TECHNICAL_CONDITIONS, type AlertCondition } from './alert-conditions';
+import { alertConditionSchema, ExactDecimal, isTechnicalCondition, isVolatilityCondition, TECHNICAL_CONDITIONS, type AlertCondition } from './alert-conditions';
 import { publishAlertChanges } from './alert-changes';
 import { decideTrigger, isExpired, TRIGGER_FREQUENCIES, type TriggerFrequency, type TriggerState } from './alert-frequency';
 import type { AlertIndexCache, CachedAlert } from './alert-index-cache';
@@ -70,6 +70,12 @@ export const ALERT_PUSH_OPTIONS: PushOptions = { ttlSeconds: 3600, urgency: 'hig
 /** The notification dedupe key of a firing (unique per user with notifications.dedupe_key). */
 export function alertNotificationDedupeKey(alertId: number, decisionKey: string): string {
   return `alert:${alertId}:${decisionKey}`;
+}
+
+/** The spec's activity kind of a firing: volatility conditions, other bar conditions, price conditions. */
+export function activityTypeOf(condition: AlertCondition): 'MARKET_ALERT_VOLATILITY' | 'MARKET_ALERT_TECHNICAL' | 'MARKET_ALERT_PRICE' {
+  if (isVolatilityCondition(condition)) return 'MARKET_ALERT_VOLATILITY';
+  return isTechnicalCondition(condition) ? 'MARKET_ALERT_TECHNICAL' : 'MARKET_ALERT_PRICE';
 }
 
 function triggerState(alert: LockedAlert): TriggerState {
@@ -246,7 +252,7 @@ async function writeFirings(manager: EntityManager, pending: PendingFiring[], no
       title: alertTitle(p.alert.name).slice(0, 200),
       message: p.message,
       type: 'warning',
-      activityType: isTechnicalCondition(p.condition) ? 'MARKET_ALERT_TECHNICAL' : 'MARKET_ALERT_PRICE',
+      activityType: activityTypeOf(p.condition),
       symbolId: p.alert.symbol,
       details: {
         alertId: p.alert.id,

@@ -12,7 +12,12 @@ export const CHANNEL_CONDITIONS = ['entering_channel', 'exiting_channel', 'insid
 export const MOVING_CONDITIONS = ['moving_up', 'moving_down'] as const;
 export const MOVING_PERCENT_CONDITIONS = ['moving_up_percent', 'moving_down_percent'] as const;
 export const RSI_CONDITIONS = ['rsi_above', 'rsi_below'] as const;
-export const TECHNICAL_CONDITIONS = [...RSI_CONDITIONS, 'price_crossing_ma', 'ma_crossover', 'macd_signal_cross'] as const;
+/** Indicator conditions on closes (RSI, moving averages, MACD). */
+export const INDICATOR_CONDITIONS = [...RSI_CONDITIONS, 'price_crossing_ma', 'ma_crossover', 'macd_signal_cross'] as const;
+/** Volatility conditions on closed OHLC bars (docs/alerts.md, "Volatility conditions"). */
+export const VOLATILITY_CONDITIONS = ['volatility_above', 'volatility_spike', 'atr_above', 'bollinger_squeeze', 'bollinger_breakout'] as const;
+/** Every condition evaluated on closed bars of the alert's interval ("technical" alerts: they have an interval). */
+export const TECHNICAL_CONDITIONS = [...INDICATOR_CONDITIONS, ...VOLATILITY_CONDITIONS] as const;
 export const ALERT_CONDITION_TYPES = [
   ...PRICE_LEVEL_CONDITIONS,
   ...CHANNEL_CONDITIONS,
@@ -27,6 +32,7 @@ export type MovingConditionType = (typeof MOVING_CONDITIONS)[number];
 export type MovingPercentConditionType = (typeof MOVING_PERCENT_CONDITIONS)[number];
 export type RsiConditionType = (typeof RSI_CONDITIONS)[number];
 export type TechnicalConditionType = (typeof TECHNICAL_CONDITIONS)[number];
+export type VolatilityConditionType = (typeof VOLATILITY_CONDITIONS)[number];
 
 /** Moving averages of price_crossing_ma and ma_crossover. */
 export const MA_KINDS = ['sma', 'ema'] as const;
@@ -43,8 +49,37 @@ export const WINDOW_MINUTES = { min: 1, max: 1440 } as const;
 export const PERIOD_BARS = { min: 2, max: 500 } as const;
 /** RSI levels lie strictly between these. */
 export const RSI_LEVEL_BOUNDS = { above: 0, below: 100 } as const;
+/** ATR thresholds: in price units, or in percent of the bar's close. */
+export const ATR_UNITS = ['price', 'percent'] as const;
+export type AtrUnit = (typeof ATR_UNITS)[number];
+/**
+ * Ranges of the volatility parameters: levels are strictly positive and at most `max` (annualised
+ * volatility and ATR percent in percent, ATR in price units, Bollinger width as a ratio); factors
+ * strictly above `above` (1: "more than its own average") and at most `max`.
+ */
+export const VOLATILITY_BOUNDS = {
+  volatilityPercent: { max: 10_000 },
+  atrPrice: { max: 1e15 },
+  atrPercent: { max: 1_000 },
+  bandWidth: { max: 10 },
+  factor: { above: 1, max: 100 },
+  lookback: { min: 1, max: 500 },
+} as const;
 /** What the server fills in when a condition leaves a parameter out. */
-export const CONDITION_DEFAULTS = { rsiPeriod: 14, ma: 'sma', direction: 'any', macd: { fast: 12, slow: 26, signal: 9 } } as const;
+export const CONDITION_DEFAULTS = {
+  rsiPeriod: 14,
+  ma: 'sma',
+  direction: 'any',
+  macd: { fast: 12, slow: 26, signal: 9 },
+  volatilityPeriod: 20,
+  volatilityLongPeriod: 100,
+  atrPeriod: 14,
+  atrUnit: 'price',
+  bollingerPeriod: 20,
+  breakoutLookback: 5,
+} as const;
+/** Standard deviations of the Bollinger Bands (fixed: the classic 20-bar, 2-sigma bands). */
+export const BOLLINGER_DEVIATIONS = 2;
 
 export type PriceCondition =
   | { type: PriceLevelConditionType; value: string }
@@ -52,11 +87,27 @@ export type PriceCondition =
   | { type: MovingConditionType; amount: string; minutes: number }
   | { type: MovingPercentConditionType; percent: string; minutes: number };
 
-export type TechnicalCondition =
+export type IndicatorCondition =
   | { type: RsiConditionType; level: number; period: number }
   | { type: 'price_crossing_ma'; ma: MaKind; period: number; direction: CrossDirection }
   | { type: 'ma_crossover'; ma: MaKind; fast: number; slow: number; direction: CrossDirection }
   | { type: 'macd_signal_cross'; fast: number; slow: number; signal: number; direction: CrossDirection };
+
+/** Levels are plain numbers (derived values, compared after rounding to 8 decimals; docs/alerts.md). */
+export type VolatilityCondition =
+  /** Annualised realised volatility of `period` log returns, in percent, above `level`. */
+  | { type: 'volatility_above'; period: number; level: number }
+  /** Realised volatility over `period` bars above `factor` times its mean over the last `longPeriod` bars. */
+  | { type: 'volatility_spike'; period: number; longPeriod: number; factor: number }
+  /** ATR(`period`) above `level` (price units), or above `level` percent of the close. */
+  | { type: 'atr_above'; period: number; unit: AtrUnit; level: number }
+  /** Bollinger Band width (upper - lower) / middle below `level`. */
+  | { type: 'bollinger_squeeze'; period: number; level: number }
+  /** Bollinger Band width above `factor` times its value `lookback` bars earlier. */
+  | { type: 'bollinger_breakout'; period: number; factor: number; lookback: number };
+
+/** Conditions evaluated on closed bars. */
+export type TechnicalCondition = IndicatorCondition | VolatilityCondition;
 
 /** A condition as stored and answered (defaults applied). */
 export type AlertCondition = PriceCondition | TechnicalCondition;

@@ -11,3 +11,6 @@ export { deliverAlertWebhook } from './alert-webhook';
 export { alertsBarDemand } from './alert-bar-demand';
 export { AlertError, type AlertErrorCode, type AlertsServiceDeps, checkAlerts, createAlert, deleteAlert, getAlert, listAlertLogs, listAlerts, updateAlert } from './alerts.service';
 export { countActiveAlerts, lockUserAlertPlan, type AlertsDb } from './alerts.store';
+export { isVolatilityCondition, isVolatilityConditionMet, measureVolatility, ohlcReader, volatilityBarsNeeded, type VolatilityContext } from './volatility-conditions';
+export { alertConditionSchema, type VolatilityCondition } from './alert-conditions';
+export { type OhlcBar } from './volatility-indicators';

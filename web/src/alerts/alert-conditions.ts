@@ -9,7 +9,9 @@ import {
   MOVING_PERCENT_CONDITIONS,
   PRICE_LEVEL_CONDITIONS,
   RSI_CONDITIONS,
+  INDICATOR_CONDITIONS,
   TECHNICAL_CONDITIONS,
+  VOLATILITY_CONDITIONS,
   DECIMAL_PATTERN,
   type AlertCondition,
   type AlertConditionType,
@@ -20,7 +22,20 @@ import {
 import type { CandleInterval } from '@tickerbell/jobs/prices/shapes';
 
 /** Groups of the condition picker, each with the parameter fields its members share. */
-export type ConditionFamily = 'price' | 'channel' | 'moving' | 'percent' | 'rsi' | 'price_ma' | 'ma_cross' | 'macd';
+export type ConditionFamily =
+  | 'price'
+  | 'channel'
+  | 'moving'
+  | 'percent'
+  | 'rsi'
+  | 'price_ma'
+  | 'ma_cross'
+  | 'macd'
+  | 'vol_level'
+  | 'vol_spike'
+  | 'atr'
+  | 'bb_squeeze'
+  | 'bb_breakout';
 
 export function familyOf(type: AlertConditionType): ConditionFamily {
   if ((PRICE_LEVEL_CONDITIONS as readonly string[]).includes(type)) return 'price';
@@ -30,6 +45,11 @@ export function familyOf(type: AlertConditionType): ConditionFamily {
   if ((RSI_CONDITIONS as readonly string[]).includes(type)) return 'rsi';
   if (type === 'price_crossing_ma') return 'price_ma';
   if (type === 'ma_crossover') return 'ma_cross';
+  if (type === 'volatility_above') return 'vol_level';
+  if (type === 'volatility_spike') return 'vol_spike';
+  if (type === 'atr_above') return 'atr';
+  if (type === 'bollinger_squeeze') return 'bb_squeeze';
+  if (type === 'bollinger_breakout') return 'bb_breakout';
   return 'macd';
 }
 
@@ -60,13 +80,19 @@ export const CONDITION_LABELS: Readonly<Record<AlertConditionType, string>> = {
   price_crossing_ma: 'Price crossing moving average',
   ma_crossover: 'Moving-average crossover',
   macd_signal_cross: 'MACD signal cross',
+  volatility_above: 'Realised volatility above',
+  volatility_spike: 'Volatility spike',
+  atr_above: 'ATR above',
+  bollinger_squeeze: 'Bollinger squeeze',
+  bollinger_breakout: 'Bollinger breakout',
 };
 
 export const CONDITION_GROUPS: readonly { label: string; types: readonly AlertConditionType[] }[] = [
   { label: 'Price', types: PRICE_LEVEL_CONDITIONS },
   { label: 'Channel', types: CHANNEL_CONDITIONS },
   { label: 'Moving', types: [...MOVING_CONDITIONS, ...MOVING_PERCENT_CONDITIONS] },
-  { label: 'Technical (on closed bars)', types: TECHNICAL_CONDITIONS },
+  { label: 'Technical (on closed bars)', types: INDICATOR_CONDITIONS },
+  { label: 'Volatility (on closed bars)', types: VOLATILITY_CONDITIONS },
 ];
 
 export const CANDLE_INTERVAL_LABELS: Readonly<Record<CandleInterval, string>> = {
@@ -159,5 +185,15 @@ export function conditionSummary(condition: AlertCondition): string {
       return `${maName(condition.ma, condition.fast)} crosses ${maName(condition.ma, condition.slow)} ${DIRECTION_WORDS[condition.direction]}`;
     case 'macd_signal_cross':
       return `MACD(${condition.fast}, ${condition.slow}, ${condition.signal}) crosses its signal ${DIRECTION_WORDS[condition.direction]}`;
+    case 'volatility_above':
+      return `Realised volatility (${condition.period} bars) above ${condition.level}%`;
+    case 'volatility_spike':
+      return `Volatility (${condition.period} bars) above ${condition.factor}× its ${condition.longPeriod}-bar average`;
+    case 'atr_above':
+      return `ATR(${condition.period}) above ${condition.level}${condition.unit === 'percent' ? '% of the close' : ''}`;
+    case 'bollinger_squeeze':
+      return `Bollinger width (${condition.period}) below ${condition.level}`;
+    case 'bollinger_breakout':
+      return `Bollinger width (${condition.period}) above ${condition.factor}× its value ${condition.lookback} bars earlier`;
   }
 }

@@ -99,6 +99,34 @@ describe('alert dialog: conditions', () => {
       interval: '1h',
     },
     { type: 'macd_signal_cross', fill: {}, condition: { type: 'macd_signal_cross', fast: 12, slow: 26, signal: 9, direction: 'any' }, interval: '1h' },
+    // Volatility: each with its own parameters and the server's defaults.
+    {
+      type: 'volatility_above',
+      fill: { 'Volatility above (%)': '80.5' },
+      selects: { 'Bar interval': '1d' },
+      condition: { type: 'volatility_above', period: 20, level: 80.5 },
+      interval: '1d',
+    },
+    {
+      type: 'volatility_spike',
+      fill: { 'Times its average': '2.5', 'Volatility bars': '10', 'Average over (bars)': '60' },
+      condition: { type: 'volatility_spike', period: 10, longPeriod: 60, factor: 2.5 },
+      interval: '1h',
+    },
+    {
+      type: 'atr_above',
+      fill: { 'ATR above': '3' },
+      selects: { 'ATR in': 'percent', 'Bar interval': '4h' },
+      condition: { type: 'atr_above', period: 14, unit: 'percent', level: 3 },
+      interval: '4h',
+    },
+    { type: 'bollinger_squeeze', fill: { 'Band width below': '0.04' }, condition: { type: 'bollinger_squeeze', period: 20, level: 0.04 }, interval: '1h' },
+    {
+      type: 'bollinger_breakout',
+      fill: { 'Times its earlier width': '1.8', 'Bars earlier': '3' },
+      condition: { type: 'bollinger_breakout', period: 20, factor: 1.8, lookback: 3 },
+      interval: '1h',
+    },
   ];
 
   it.each(cases)('sends $type with its parameters', async ({ type: conditionType, fill, selects = {}, condition, interval }) => {
@@ -138,8 +166,19 @@ describe('alert dialog: conditions', () => {
       'price_crossing_ma',
       'ma_crossover',
       'macd_signal_cross',
+      'volatility_above',
+      'volatility_spike',
+      'atr_above',
+      'bollinger_squeeze',
+      'bollinger_breakout',
     ]);
-    expect(within(select).getAllByRole('group').map((group) => group.getAttribute('label'))).toEqual(['Price', 'Channel', 'Moving', 'Technical (on closed bars)']);
+    expect(within(select).getAllByRole('group').map((group) => group.getAttribute('label'))).toEqual([
+      'Price',
+      'Channel',
+      'Moving',
+      'Technical (on closed bars)',
+      'Volatility (on closed bars)',
+    ]);
     // A price condition has no bar interval; a technical one does.
     expect(dialog.queryByLabelText('Bar interval')).not.toBeInTheDocument();
     fireEvent.change(select, { target: { value: 'macd_signal_cross' } });
@@ -230,6 +269,11 @@ describe('alert dialog: validation', () => {
     { type: 'rsi_above', fill: { 'RSI period': '1' }, field: 'RSI period', message: 'Must be from 2 to 500.' },
     { type: 'ma_crossover', fill: { 'Fast period': '200', 'Slow period': '50' }, field: 'Fast period', message: 'The fast period must be shorter than the slow one.' },
     { type: 'macd_signal_cross', fill: { 'Signal period': '501' }, field: 'Signal period', message: 'Must be from 2 to 500.' },
+    { type: 'volatility_above', fill: { 'Volatility above (%)': '0' }, field: 'Volatility above (%)', message: 'Must be above 0 and at most 10000.' },
+    { type: 'volatility_spike', fill: { 'Times its average': '1' }, field: 'Times its average', message: 'Must be above 1 and at most 100.' },
+    { type: 'volatility_spike', fill: { 'Volatility bars': '50', 'Average over (bars)': '50' }, field: 'Average over (bars)', message: 'The average window must be longer' },
+    { type: 'atr_above', fill: { 'ATR above': '' }, field: 'ATR above', message: 'Enter a number.' },
+    { type: 'bollinger_breakout', fill: { 'Bars earlier': '0' }, field: 'Bars earlier', message: 'Must be from 1 to 500.' },
   ];
 
   it.each(invalid)('refuses $field = $fill ($type)', async ({ type: conditionType, fill, field, message }) => {

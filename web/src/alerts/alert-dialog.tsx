@@ -93,9 +93,13 @@ function paramLabel(field: ParamField, family: ConditionFamily): string {
     case 'minutes':
       return 'Within (minutes)';
     case 'level':
-      return 'RSI level';
+      return family === 'vol_level' ? 'Volatility above (%)' : family === 'atr' ? 'ATR above' : family === 'bb_squeeze' ? 'Band width below' : 'RSI level';
     case 'period':
-      return family === 'rsi' ? 'RSI period' : 'Average period';
+      if (family === 'rsi') return 'RSI period';
+      if (family === 'vol_level' || family === 'vol_spike') return 'Volatility bars';
+      if (family === 'atr') return 'ATR period';
+      if (family === 'bb_squeeze' || family === 'bb_breakout') return 'Band period';
+      return 'Average period';
     case 'ma':
       return 'Average';
     case 'fast':
@@ -106,6 +110,14 @@ function paramLabel(field: ParamField, family: ConditionFamily): string {
       return 'Signal period';
     case 'direction':
       return 'Direction';
+    case 'factor':
+      return family === 'vol_spike' ? 'Times its average' : 'Times its earlier width';
+    case 'longPeriod':
+      return 'Average over (bars)';
+    case 'unit':
+      return 'ATR in';
+    case 'lookback':
+      return 'Bars earlier';
   }
 }
 
@@ -115,7 +127,20 @@ const PARAM_HINTS: Partial<Record<ParamField, string>> = {
   percent: 'e.g. 2.5 for 2.5 %.',
 };
 
-const DECIMAL_FIELDS: ReadonlySet<ParamField> = new Set(['value', 'low', 'high', 'amount', 'percent', 'level']);
+/** Hints of the volatility families, where a field means something else than in the others. */
+const FAMILY_HINTS: Partial<Record<ConditionFamily, Partial<Record<ParamField, string>>>> = {
+  vol_level: { level: 'Annualised, in percent (e.g. 60).' },
+  vol_spike: { factor: 'Above 1, e.g. 2 for twice the average.' },
+  atr: { level: 'In price units, or percent of the close.' },
+  bb_squeeze: { level: '(upper - lower) / middle, e.g. 0.05.' },
+  bb_breakout: { factor: 'Above 1: width now vs. its value then.' },
+};
+
+function paramHint(field: ParamField, family: ConditionFamily): string | undefined {
+  return FAMILY_HINTS[family]?.[field] ?? (family === 'rsi' || field !== 'level' ? PARAM_HINTS[field] : undefined);
+}
+
+const DECIMAL_FIELDS: ReadonlySet<ParamField> = new Set(['value', 'low', 'high', 'amount', 'percent', 'level', 'factor']);
 
 /** Server field keys the form shows next to a field; others go to the message at the top. */
 const SHOWN_FIELDS = new Set(['name', 'symbol', 'interval', 'frequency', 'cooldownSeconds', 'expiresAt', 'webhookUrl', 'audioMessage', 'audioVoiceId', 'notifyPush', 'notifyEmail', 'useAudio']);
@@ -287,12 +312,17 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
           </Field>
           <div className="alert-params">
             {FAMILY_FIELDS[family].map((field) => (
-              <Field key={`${family}-${field}`} label={paramLabel(field, family)} error={errors[`condition.${field}`]} hint={PARAM_HINTS[field]}>
+              <Field key={`${family}-${field}`} label={paramLabel(field, family)} error={errors[`condition.${field}`]} hint={paramHint(field, family)}>
                 {(props) =>
                   field === 'ma' ? (
                     <select {...props} value={form.params.ma} onChange={(event) => setParam('ma', event.target.value)}>
                       <option value="sma">Simple (SMA)</option>
                       <option value="ema">Exponential (EMA)</option>
+                    </select>
+                  ) : field === 'unit' ? (
+                    <select {...props} value={form.params.unit} onChange={(event) => setParam('unit', event.target.value)}>
+                      <option value="price">Price units</option>
+                      <option value="percent">% of the close</option>
                     </select>
                   ) : field === 'direction' ? (
                     <select {...props} value={form.params.direction} onChange={(event) => setParam('direction', event.target.value)}>

@@ -9,6 +9,7 @@ import {
   COOLDOWN_SECONDS,
   PERIOD_BARS,
   RSI_LEVEL_BOUNDS,
+  VOLATILITY_BOUNDS,
   WEBHOOK_URL_MAX,
   WINDOW_MINUTES,
   type AlertCondition,
@@ -21,7 +22,25 @@ import type { CandleInterval } from '@tickerbell/jobs/prices/shapes';
 import { compareDecimalText, decimalProblem, defaultFrequency, familyOf, isTechnicalType, type ConditionFamily } from './alert-conditions';
 
 /** Every condition parameter the form can show; a family uses some of them. */
-export const PARAM_FIELDS = ['value', 'low', 'high', 'amount', 'percent', 'minutes', 'level', 'period', 'ma', 'fast', 'slow', 'signal', 'direction'] as const;
+export const PARAM_FIELDS = [
+  'value',
+  'low',
+  'high',
+  'amount',
+  'percent',
+  'minutes',
+  'level',
+  'period',
+  'ma',
+  'fast',
+  'slow',
+  'signal',
+  'direction',
+  'factor',
+  'longPeriod',
+  'unit',
+  'lookback',
+] as const;
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
 /** The parameters of each family, in the order the form shows them. */
@@ -34,6 +53,11 @@ export const FAMILY_FIELDS: Readonly<Record<ConditionFamily, readonly ParamField
   price_ma: ['ma', 'period', 'direction'],
   ma_cross: ['ma', 'fast', 'slow', 'direction'],
   macd: ['fast', 'slow', 'signal', 'direction'],
+  vol_level: ['level', 'period'],
+  vol_spike: ['factor', 'period', 'longPeriod'],
+  atr: ['level', 'unit', 'period'],
+  bb_squeeze: ['level', 'period'],
+  bb_breakout: ['factor', 'lookback', 'period'],
 };
 
 /** Starting values when a family is picked (the server's defaults where it has them). */
@@ -46,6 +70,11 @@ const FAMILY_DEFAULTS: Readonly<Record<ConditionFamily, Partial<Record<ParamFiel
   price_ma: { ma: 'sma', period: '20', direction: 'any' },
   ma_cross: { ma: 'sma', fast: '50', slow: '200', direction: 'any' },
   macd: { fast: String(CONDITION_DEFAULTS.macd.fast), slow: String(CONDITION_DEFAULTS.macd.slow), signal: String(CONDITION_DEFAULTS.macd.signal), direction: 'any' },
+  vol_level: { level: '60', period: String(CONDITION_DEFAULTS.volatilityPeriod) },
+  vol_spike: { factor: '2', period: String(CONDITION_DEFAULTS.volatilityPeriod), longPeriod: String(CONDITION_DEFAULTS.volatilityLongPeriod) },
+  atr: { level: '', unit: CONDITION_DEFAULTS.atrUnit, period: String(CONDITION_DEFAULTS.atrPeriod) },
+  bb_squeeze: { level: '0.05', period: String(CONDITION_DEFAULTS.bollingerPeriod) },
+  bb_breakout: { factor: '2', lookback: String(CONDITION_DEFAULTS.breakoutLookback), period: String(CONDITION_DEFAULTS.bollingerPeriod) },
 };
 
 export interface AlertFormState {
@@ -170,6 +199,15 @@ function decimal(text: string, errors: FieldErrors, key: string): string {
   return text.trim();
 }
 
+/** A positive number (0 excluded) of at most `max`; `above` excluded as well when given (factors: above 1). */
+function positiveNumber(text: string, max: number, errors: FieldErrors, key: string, above = 0): number {
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  if (trimmed === '' || !Number.isFinite(value)) errors[key] = 'Enter a number.';
+  else if (value <= above || value > max) errors[key] = `Must be above ${above} and at most ${max}.`;
+  return value;
+}
+
 function direction(text: string): CrossDirection {
   return text === 'up' || text === 'down' ? text : 'any';
 }
@@ -223,6 +261,37 @@ export function buildCondition(state: AlertFormState, errors: FieldErrors): Aler
       if (type === 'ma_crossover') return { type, ma: maKind(p.ma), fast, slow, direction: direction(p.direction) };
       return { type, fast, slow, signal: wholeNumber(p.signal, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('signal')), direction: direction(p.direction) };
     }
+    case 'volatility_above':
+      return {
+        type,
+        period: wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period')),
+        level: positiveNumber(p.level, VOLATILITY_BOUNDS.volatilityPercent.max, errors, key('level')),
+      };
+    case 'volatility_spike': {
+      const period = wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period'));
+      const longPeriod = wholeNumber(p.longPeriod, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('longPeriod'));
+      if (!errors[key('period')] && !errors[key('longPeriod')] && longPeriod <= period) errors[key('longPeriod')] = 'The average window must be longer than the volatility window.';
+      const factor = positiveNumber(p.factor, VOLATILITY_BOUNDS.factor.max, errors, key('factor'), VOLATILITY_BOUNDS.factor.above);
+      return { type, period, longPeriod, factor };
+    }
+    case 'atr_above': {
+      const unit = p.unit === 'percent' ? 'percent' : 'price';
+      const max = unit === 'percent' ? VOLATILITY_BOUNDS.atrPercent.max : VOLATILITY_BOUNDS.atrPrice.max;
+      return { type, period: wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period')), unit, level: positiveNumber(p.level, max, errors, key('level')) };
+    }
+    case 'bollinger_squeeze':
+      return {
+        type,
+        period: wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period')),
+        level: positiveNumber(p.level, VOLATILITY_BOUNDS.bandWidth.max, errors, key('level')),
+      };
+    case 'bollinger_breakout':
+      return {
+        type,
+        period: wholeNumber(p.period, PERIOD_BARS.min, PERIOD_BARS.max, errors, key('period')),
+        factor: positiveNumber(p.factor, VOLATILITY_BOUNDS.factor.max, errors, key('factor'), VOLATILITY_BOUNDS.factor.above),
+        lookback: wholeNumber(p.lookback, VOLATILITY_BOUNDS.lookback.min, VOLATILITY_BOUNDS.lookback.max, errors, key('lookback')),
+      };
   }
 }
 

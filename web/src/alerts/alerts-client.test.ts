@@ -140,6 +140,11 @@ describe('condition summaries', () => {
     price_crossing_ma: [{ ma: 'ema', period: 50, direction: 'down' }, 'Price crosses EMA(50) down'],
     ma_crossover: [{ ma: 'sma', fast: 50, slow: 200, direction: 'any' }, 'SMA(50) crosses SMA(200) either way'],
     macd_signal_cross: [{ fast: 12, slow: 26, signal: 9, direction: 'up' }, 'MACD(12, 26, 9) crosses its signal up'],
+    volatility_above: [{ period: 20, level: 60 }, 'Realised volatility (20 bars) above 60%'],
+    volatility_spike: [{ period: 20, longPeriod: 100, factor: 2 }, 'Volatility (20 bars) above 2× its 100-bar average'],
+    atr_above: [{ period: 14, unit: 'percent', level: 2.5 }, 'ATR(14) above 2.5% of the close'],
+    bollinger_squeeze: [{ period: 20, level: 0.05 }, 'Bollinger width (20) below 0.05'],
+    bollinger_breakout: [{ period: 20, factor: 2, lookback: 5 }, 'Bollinger width (20) above 2× its value 5 bars earlier'],
   };
 
   it.each(ALERT_CONDITION_TYPES.map((type) => [type] as const))('%s reads as words', (type) => {

@@ -156,6 +156,23 @@ export function parseCondition(value: unknown): AlertCondition | null {
     const slow = numberOf(value.slow);
     return fast === null || slow === null ? null : { type, ma, fast, slow, direction };
   }
+  const period = (fallback: number): number => numberOf(value.period) ?? fallback;
+  const level = numberOf(value.level);
+  const factor = numberOf(value.factor);
+  if (type === 'volatility_above') return level === null ? null : { type, period: period(CONDITION_DEFAULTS.volatilityPeriod), level };
+  if (type === 'volatility_spike') {
+    const longPeriod = numberOf(value.longPeriod) ?? CONDITION_DEFAULTS.volatilityLongPeriod;
+    return factor === null ? null : { type, period: period(CONDITION_DEFAULTS.volatilityPeriod), longPeriod, factor };
+  }
+  if (type === 'atr_above') {
+    const unit = value.unit === 'percent' ? 'percent' : 'price';
+    return level === null ? null : { type, period: period(CONDITION_DEFAULTS.atrPeriod), unit, level };
+  }
+  if (type === 'bollinger_squeeze') return level === null ? null : { type, period: period(CONDITION_DEFAULTS.bollingerPeriod), level };
+  if (type === 'bollinger_breakout') {
+    const lookback = numberOf(value.lookback) ?? CONDITION_DEFAULTS.breakoutLookback;
+    return factor === null ? null : { type, period: period(CONDITION_DEFAULTS.bollingerPeriod), factor, lookback };
+  }
   const { macd } = CONDITION_DEFAULTS;
   return { type, fast: numberOf(value.fast) ?? macd.fast, slow: numberOf(value.slow) ?? macd.slow, signal: numberOf(value.signal) ?? macd.signal, direction };
 }

@@ -1,0 +1,191 @@
+import type { CandleInterval } from '../prices/prices.shapes';
+import { BOLLINGER_DEVIATIONS, VOLATILITY_CONDITIONS, type AlertCondition, type VolatilityCondition } from './alerts.shapes';
+import { atr, bollingerWidth, periodsPerYear, realisedVolatility, type OhlcBar } from './volatility-indicators';
+
+/**
+ * Volatility conditions on the closed bars of an alert's interval (oldest first), as pure functions:
+ * the measured value and its threshold, whether it is met (strictly: a value equal to its threshold
+ * does not fire), and what the firing says. Definitions in docs/alerts.md, "Volatility conditions";
+ * pinned by jobs/test/alerts/volatility-conditions.test.ts on hand-computed series.
+ */
+
+export function isVolatilityCondition(condition: AlertCondition): condition is VolatilityCondition {
+  return (VOLATILITY_CONDITIONS as readonly string[]).includes(condition.type);
+}
+
+/** What the evaluation needs besides the bars: the interval and market type annualise volatility. */
+export interface VolatilityContext {
+  interval: CandleInterval;
+  marketType: string;
+}
+
+/**
+ * ATR reads this many periods of bars (at most): Wilder's smoothing forgets its seed by (1 - 1/n) a
+ * bar, so after 9 periods past the seed its weight is (1 - 1/n)^(9n) < e^-9 = 0.012 %, well below any
+ * threshold a user sets, and at 10,000 symbols feeding all 260 stored bars to the library would
+ * cost more than the whole bar close may take (bench alerts-volatility).
+ */
+export const ATR_HISTORY_PERIODS = 10;
+
+/** The number of closed bars a volatility condition needs before it can be met. */
+export function volatilityBarsNeeded(condition: VolatilityCondition): number {
+  switch (condition.type) {
+    case 'volatility_above':
+      // `period` log returns need one close more.
+      return condition.period + 1;
+    case 'volatility_spike':
+      // The first volatility is at close period + 1; `longPeriod` of them end at close period + longPeriod.
+      return condition.period + condition.longPeriod;
+    case 'atr_above':
+    case 'bollinger_squeeze':
+      return condition.period;
+    case 'bollinger_breakout':
+      // The width `lookback` bars before the last one must be defined too.
+      return condition.period + condition.lookback;
+  }
+}
+
+/**
+ * Derived doubles are rounded to 8 decimals before they are compared, so float noise in the last
+ * bits never decides a threshold a user typed (a width of exactly 0.05 is 0.05, not 0.05000000000000001).
+ */
+export function round8(value: number): number {
+  return Math.round(value * 1e8) / 1e8;
+}
+
+/** A condition's measured value on the last bar and the threshold it is compared with (both rounded). */
+export interface VolatilityMeasure {
+  value: number;
+  threshold: number;
+  /** Spike: the long-window mean; breakout: the earlier width. */
+  reference?: number;
+  met: boolean;
+}
+
+function last(series: readonly (number | null)[], back = 0): number | null {
+  const value = series[series.length - 1 - back];
+  return value === undefined || value === null || !Number.isFinite(value) ? null : value;
+}
+
+/** The measure of a volatility condition on the bars, or null while the bars do not define it. */
+/** How many of the newest bars a condition reads when more are stored (at least what it needs). */
+export function volatilityBarsRead(condition: VolatilityCondition): number {
+  return condition.type === 'atr_above' ? condition.period * ATR_HISTORY_PERIODS : volatilityBarsNeeded(condition);
+}
+
+export function measureVolatility(condition: VolatilityCondition, bars: readonly OhlcBar[], context: VolatilityContext): VolatilityMeasure | null {
+  const needed = volatilityBarsNeeded(condition);
+  if (bars.length < needed) return null;
+  // Realised volatility and the bands read only their window; ATR its ATR_HISTORY_PERIODS periods.
+  const read = volatilityBarsRead(condition);
+  if (bars.length > read) bars = bars.slice(-read);
+  const closes = bars.map((b) => b.close);
+  switch (condition.type) {
+    case 'volatility_above': {
+      const v = last(realisedVolatility(closes, condition.period, periodsPerYear(context.interval, context.marketType)));
+      if (v === null) return null;
+      const value = round8(v);
+      return { value, threshold: condition.level, met: value > condition.level };
+    }
+    case 'volatility_spike': {
+      const series = realisedVolatility(closes, condition.period, periodsPerYear(context.interval, context.marketType));
+      const window = series.slice(-condition.longPeriod);
+      if (window.some((v) => v === null)) return null;
+      const mean = (window as number[]).reduce((sum, v) => sum + v, 0) / window.length;
+      const value = round8(window[window.length - 1] as number);
+      const threshold = round8(condition.factor * mean);
+      return { value, threshold, reference: round8(mean), met: value > threshold };
+    }
+    case 'atr_above': {
+      const a = last(atr(bars, condition.period));
+      if (a === null) return null;
+      const close = closes[closes.length - 1];
+      if (condition.unit === 'percent' && !(close > 0)) return null;
+      const value = round8(condition.unit === 'percent' ? (a * 100) / close : a);
+      return { value, threshold: condition.level, met: value > condition.level };
+    }
+    case 'bollinger_squeeze': {
+      const w = last(bollingerWidth(closes, condition.period, BOLLINGER_DEVIATIONS));
+      if (w === null) return null;
+      const value = round8(w);
+      return { value, threshold: condition.level, met: value < condition.level };
+    }
+    case 'bollinger_breakout': {
+      const widths = bollingerWidth(closes, condition.period, BOLLINGER_DEVIATIONS);
+      const now = last(widths);
+      const before = last(widths, condition.lookback);
+      if (now === null || before === null) return null;
+      const value = round8(now);
+      const threshold = round8(condition.factor * before);
+      return { value, threshold, reference: round8(before), met: value > threshold };
+    }
+  }
+}
+
+/** A bar's prices as the database returns them (decimal strings). */
+export interface DecimalBar {
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}
+
+/**
+ * The stored bars of one symbol as doubles, converted lazily from the newest back and only as far
+ * as a condition reads (volatilityBarsRead): at a bar close of thousands of
+ * symbols the conversion would otherwise cost more than the measures.
+ */
+export function ohlcReader(stored: readonly DecimalBar[]): (condition: VolatilityCondition) => OhlcBar[] {
+  let tail: OhlcBar[] = [];
+  return (condition) => {
+    const wanted = Math.min(stored.length, volatilityBarsRead(condition));
+    if (wanted > tail.length) {
+      const missing = stored.slice(stored.length - wanted, stored.length - tail.length);
+      tail = [...missing.map((b) => ({ open: Number(b.open), high: Number(b.high), low: Number(b.low), close: Number(b.close) })), ...tail];
+    }
+    return tail;
+  };
+}
+
+export function isVolatilityConditionMet(condition: VolatilityCondition, bars: readonly OhlcBar[], context: VolatilityContext): boolean {
+  return measureVolatility(condition, bars, context)?.met ?? false;
+}
+
+/** Up to `digits` decimals, trailing zeros dropped, thousands grouped ("84.2", "1,234.56"). */
+function shown(value: number, digits: number): string {
+  const raw = value.toFixed(digits);
+  const fixed = raw.includes('.') ? raw.replace(/\.?0+$/, '') : raw;
+  const [whole, fraction] = fixed.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** A price-scaled value with 6 significant digits (ATR of a 0.00001234 coin keeps its digits). */
+function shownPrice(value: number): string {
+  if (value === 0) return '0';
+  const digits = Math.max(2, 6 - Math.floor(Math.log10(Math.abs(value))) - 1);
+  return shown(value, Math.min(digits, 12));
+}
+
+/**
+ * "BTCUSDT 1h realised volatility 84.2 % is above 60 %": what a firing says, the measured value and
+ * its threshold first; null when the bars do not define the measure.
+ */
+export function volatilityAlertMessage(symbol: string, condition: VolatilityCondition, bars: readonly OhlcBar[], context: VolatilityContext): string | null {
+  const m = measureVolatility(condition, bars, context);
+  if (!m) return null;
+  const head = `${symbol} ${context.interval}`;
+  switch (condition.type) {
+    case 'volatility_above':
+      return `${head} realised volatility ${shown(m.value, 2)} % is above ${shown(m.threshold, 4)} % (${condition.period} bars, annualised)`;
+    case 'volatility_spike':
+      return `${head} realised volatility ${shown(m.value, 2)} % is above ${shown(m.threshold, 2)} % (${shown(condition.factor, 4)} x its ${condition.longPeriod}-bar average of ${shown(m.reference ?? 0, 2)} %)`;
+    case 'atr_above':
+      return condition.unit === 'percent'
+        ? `${head} ATR(${condition.period}) ${shown(m.value, 2)} % of the close is above ${shown(m.threshold, 4)} %`
+        : `${head} ATR(${condition.period}) ${shownPrice(m.value)} is above ${shownPrice(m.threshold)}`;
+    case 'bollinger_squeeze':
+      return `${head} Bollinger Band width(${condition.period}) ${shown(m.value, 4)} is below ${shown(m.threshold, 6)}`;
+    case 'bollinger_breakout':
+      return `${head} Bollinger Band width(${condition.period}) ${shown(m.value, 4)} is above ${shown(m.threshold, 4)} (${shown(condition.factor, 4)} x its width ${condition.lookback} bars earlier, ${shown(m.reference ?? 0, 4)})`;
+  }
+}
