@@ -12,8 +12,10 @@ import { accountsBench } from './accounts.bench';
 import { webBundleBench } from './web-bundle.bench';
 import { notificationsBench } from './notifications.bench';
 import { alertsE2eBench } from './alerts-e2e.bench';
+import { alertsVolatilityBench } from './alerts-volatility.bench';
+import { newsBench } from './news.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

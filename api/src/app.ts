@@ -23,6 +23,7 @@ import { httpMetrics } from './http/metrics';
 import { rejectMalformedInput } from './http/input';
 import { marketHoursRoutes } from './market-hours/market-hours.routes';
 import { pricesRoutes } from './prices/prices.routes';
+import { newsRoutes } from './news/news.routes';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', cotRoutes(deps));
   app.use('/api', cotFollowsRoutes(deps));
   app.use('/api', pricesRoutes(deps));
+  app.use('/api', newsRoutes(deps));
   app.use('/api', contactRoutes(deps));
   app.use('/api', alertsRoutes(deps));
   app.use('/api', watchlistsRoutes(deps));

@@ -8,6 +8,7 @@ import { healthRouteTable } from './health/health.route-table';
 import { routeKey, type RouteSpec } from './http/route-table';
 import { openapiRouteTable } from './http/openapi.routes';
 import { marketHoursRouteTable } from './market-hours/market-hours.route-table';
+import { newsRouteTable } from './news/news.route-table';
 import { notificationsRouteTable } from './notifications/notifications.route-table';
 import { pricesRouteTable } from './prices/prices.route-table';
 import { statusRouteTable } from './status/status.route-table';
@@ -28,6 +29,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...notificationsRouteTable,
   ...cotRouteTable,
   ...pricesRouteTable,
+  ...newsRouteTable,
   ...contactRouteTable,
   ...alertsRouteTable,
   ...watchlistsRouteTable,

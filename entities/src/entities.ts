@@ -12,6 +12,7 @@ import {
 } from './insiders';
 import { LockupEvent } from './lockups';
 import { ChartLayout, Market, PriceBar, Watchlist, WatchlistItem } from './markets';
+import { NewsItem, NewsItemMarket } from './news';
 import { Notification, PushSubscription } from './notifications';
 import { MispricingAlert, PredictionMarket, PredictionPerformance, UserPrediction } from './predictions';
 import { ContactMessage } from './contact';
@@ -89,6 +90,9 @@ export const ENTITIES: Function[] = [
   ExchangeFollow,
   // contact
   ContactMessage,
+  // news
+  NewsItem,
+  NewsItemMarket,
   // system
   SourceHealth,
   ProcessedEvent,

@@ -15,4 +15,5 @@ export * from './yields';
 export * from './notifications';
 export * from './market-hours';
 export * from './contact';
+export * from './news';
 export * from './system';

@@ -5,6 +5,7 @@ import { cotDomain } from './cot/cot.domain';
 import { housekeepingDomain } from './housekeeping/housekeeping.domain';
 import { mailDomain } from './mail/mail.domain';
 import { marketHoursDomain } from './market-hours/market-hours.domain';
+import { newsDomain } from './news/news.domain';
 import { notificationsDomain } from './notifications/notifications.domain';
 import { createPricesDomain } from './prices/prices.domain';
 import { alertsBarDemand } from './alerts/alert-bar-demand';
@@ -22,7 +23,7 @@ const pricesDomain = createPricesDomain({ barDemand: [alertsBarDemand] });
  * and the shutdown list are assembled from this list: a new domain is one line here (and its jobs
  * in registry.ts, its queue in queues.ts).
  */
-export const DOMAINS = [housekeepingDomain, mailDomain, notificationsDomain, marketHoursDomain, pricesDomain, alertsDomain, cotDomain] as const;
+export const DOMAINS = [housekeepingDomain, mailDomain, notificationsDomain, marketHoursDomain, pricesDomain, alertsDomain, cotDomain, newsDomain] as const;
 
 type AnyDomain = (typeof DOMAINS)[number];
 type ConfigOf<D> = D extends Domain<infer C, string> ? C : never;

@@ -23,6 +23,7 @@ export const QUEUES = {
   notifications: { description: 'Notification delivery: rows, live stream, web push, email copies', concurrency: 8 },
   prices: { description: 'Price polling (crypto every 10 s, stocks every 60 s while open), bars, price updates', concurrency: 2 },
   alerts: { description: 'Alert evaluation on price updates and closed bars, trigger writes, webhooks, expiry', concurrency: 4 },
+  news: { description: 'News polling: RSS/Atom feeds and the SEC current filings, stored, deduplicated and matched to markets', concurrency: 2 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof QUEUES;

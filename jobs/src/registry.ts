@@ -6,6 +6,7 @@ import { marketHoursJobs } from './market-hours/market-hours.jobs';
 import { notificationsJobs } from './notifications/notifications.jobs';
 import { pricesJobs } from './prices/prices.jobs';
 import { alertsJobs } from './alerts/alerts.jobs';
+import { newsJobs } from './news/news.jobs';
 
 /**
  * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
@@ -19,6 +20,7 @@ export const JOBS = {
   ...notificationsJobs,
   ...pricesJobs,
   ...alertsJobs,
+  ...newsJobs,
 };
 
 export type JobName = keyof typeof JOBS;

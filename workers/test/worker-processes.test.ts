@@ -81,10 +81,11 @@ describe('worker processes', () => {
     expect(proc.output()).toMatch(/WORKER_QUEUES/);
   }, 30000);
 
-  it('exits 1 at start on one bad domain variable (COT, prices), naming it, before taking any job', async () => {
+  it('exits 1 at start on one bad domain variable (COT, prices, news), naming it, before taking any job', async () => {
     for (const [variable, value, message] of [
       ['COT_LOOKBACK', '30', /COT_LOOKBACK: one of 26, 52, 156/],
       ['PRICES_TIMEOUT_MS', '1', /PRICES_TIMEOUT_MS: /],
+      ['NEWS_FEEDS', 'https://decrypt.co/feed,feeds.example.org/rss', /NEWS_FEEDS: not an http\(s\) URL: "feeds\.example\.org\/rss"/],
     ] as const) {
       const own = testQueuePrefix();
       const proc = startWorkerProcess({ DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: own, [variable]: value });

@@ -24,6 +24,10 @@ export class Market {
   @Column({ type: 'varchar', length: 10, nullable: true })
   exchangeId: string | null;
 
+  // The SEC's Central Index Key of a US stock or ETF (10 digits, zero-padded): links filings to it.
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  cik: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { BUNDLED_EXCHANGE_CALENDARS_PATH, readExchangeCalendarFile } from '../market-hours/market-hours.import';
 import { importExchangeCalendars } from '../market-hours/market-hours.store';
 import { seedCotSample } from '../cot/cot.seed';
+import { seedMarketCiks } from '../news/news.seed';
 import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
 
 export interface Seed {
@@ -55,6 +56,8 @@ export const SEEDS: Seed[] = [
       }
     },
   },
+  // The CIK of each seeded US stock and ETF, from the SEC's ticker list: filings find their market by it.
+  { name: '2026-11-market-ciks', run: (manager) => seedMarketCiks(manager).then(() => undefined) },
 ];
 
 /**

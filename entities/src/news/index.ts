@@ -1,0 +1,2 @@
+export * from './news-item.entity';
+export * from './news-item-market.entity';

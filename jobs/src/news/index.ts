@@ -1,0 +1,10 @@
+export { parseNewsFeed, NewsParseError, type ParsedFeed, type ParsedNewsItem } from './news-feed.parse';
+export { buildNewsIndex, matchNewsItem, marketHeadlineName, marketTickers, type MatchableMarket, type NewsIndex, type NewsMatch } from './news-matching';
+export { FeedLiveSource, FeedReplaySource, NewsFetchError, feedSourceName, type NewsFetch, type NewsSource } from './feeds.client';
+export { EdgarFilingsLiveSource, EdgarFilingsReplaySource, EDGAR_FILINGS_SOURCE } from './edgar-filings.client';
+export { pollNewsSource, type NewsPollOutcome } from './news-poll';
+export { listMarketNews, marketsForNewsMatching } from './news.store';
+export { loadNewsConfig, type NewsConfig } from './news.config';
+export { newsJobIds } from './news.jobs';
+export { createNewsHandlers, type NewsHandlerDeps } from './news.processor';
+export { NEWS_PAGE_SIZE, NEWS_MATCH_KINDS } from './news.shapes';

@@ -1,0 +1,65 @@
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../runtime/clock';
+import { recordSourceHealth } from '../sources/source-health';
+import type { NewsFetch, NewsSource } from './feeds.client';
+import { buildNewsIndex, matchNewsItem, type NewsMatch } from './news-matching';
+import { marketsForNewsMatching, saveNewsMatches, trimNewsHistory, upsertNewsItems } from './news.store';
+
+export interface NewsPollDeps {
+  dataSource: DataSource;
+  clock: Clock;
+}
+
+export interface NewsPollOutcome {
+  source: string;
+  fetched: number;
+  /** Malformed items left out. */
+  skipped: number;
+  /** Items not stored before this poll. */
+  added: number;
+  /** Market links written for the added items. */
+  matches: number;
+  /** Items deleted beyond the history bound. */
+  trimmed: number;
+}
+
+/** Fetches a source and records the outcome (success with the newest item's date, or the error) in source_health. */
+async function fetchTracked(deps: NewsPollDeps, source: NewsSource): Promise<NewsFetch> {
+  let fetched: NewsFetch;
+  try {
+    fetched = await source.fetch();
+  } catch (error) {
+    await recordSourceHealth(deps, source.name, { ok: false, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  const newest = fetched.items.reduce<Date | null>((max, item) => (item.publishedAt && (!max || item.publishedAt > max) ? item.publishedAt : max), null);
+  await recordSourceHealth(deps, source.name, {
+    ok: true,
+    dataAt: newest,
+    details: { kind: source.kind, url: fetched.url, items: fetched.items.length, skipped: fetched.skipped },
+  });
+  return fetched;
+}
+
+/**
+ * One poll of one source: fetch (recorded on source health), store new items and refresh known
+ * ones (one row per source and GUID/link), link each new item to the markets it is about, then
+ * trim the source to its newest `keep` items. Safe to run twice: the second run adds nothing.
+ */
+export async function pollNewsSource(deps: NewsPollDeps, source: NewsSource, options: { keep: number }): Promise<NewsPollOutcome> {
+  const fetched = await fetchTracked(deps, source);
+  const now = deps.clock.now();
+  return deps.dataSource.transaction(async (manager) => {
+    const added = await upsertNewsItems(manager, source.name, fetched.items, now);
+    let matches = 0;
+    if (added.length) {
+      // One index per poll: every new item is looked up in it, never scanned against each market.
+      const index = buildNewsIndex(await marketsForNewsMatching(manager));
+      const links: { newsItemId: number; match: NewsMatch }[] = [];
+      for (const item of added) for (const match of matchNewsItem(index, item)) links.push({ newsItemId: item.id, match });
+      matches = await saveNewsMatches(manager, links);
+    }
+    const trimmed = await trimNewsHistory(manager, source.name, options.keep);
+    return { source: source.name, fetched: fetched.items.length, skipped: fetched.skipped, added: added.length, matches, trimmed };
+  });
+}
