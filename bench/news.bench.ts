@@ -4,7 +4,7 @@ import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { buildNewsIndex, matchNewsItem, parseNewsFeed, type MatchableMarket, type ParsedNewsItem } from '@tickerbell/jobs/news';
 import type { Benchmark, BenchRow } from './bench';
 
-const FIXTURES = join(__dirname, '../jobs/test/fixtures/news');
+const FIXTURES = join(__dirname, '../jobs/src/news/data');
 const MARKETS = 10_000;
 const ITEMS = 1_000;
 const RUNS = 9;

@@ -8,7 +8,7 @@ import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell
 import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/config';
 
-const FIXTURES = join(__dirname, '../../../jobs/test/fixtures/news');
+const FIXTURES = join(__dirname, '../../../jobs/src/news/data');
 const logger = pino({ level: 'silent' });
 
 describe('news api (real Express and PostgreSQL, the recorded Decrypt feed)', () => {

@@ -81,7 +81,7 @@ describe('matchNewsItem', () => {
   });
 
   it('on the recorded feeds, finds the coins the headlines name', () => {
-    const feed = parseNewsFeed(readFileSync(join(__dirname, '../fixtures/news/decrypt-feed-2025-12-12.xml'), 'utf8'));
+    const feed = parseNewsFeed(readFileSync(join(__dirname, '../../src/news/data/decrypt-feed-2025-12-12.xml'), 'utf8'));
     const first = feed.items[0]; // "Vanguard Exec Calls Bitcoin a 'Digital Labubu', ..."
     expect(matchNewsItem(index, first)).toContainEqual({ marketId: id('BTCUSDT'), matchedBy: 'name' });
     const matched = feed.items.filter((item) => matchNewsItem(index, item).length > 0).length;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NewsParseError, parseNewsFeed, plainText } from '../../src/news/news-feed.parse';
 
-const FIXTURES = join(__dirname, '../fixtures/news');
+const FIXTURES = join(__dirname, '../../src/news/data');
 const read = (file: string) => readFileSync(join(FIXTURES, file), file.includes('edgar') ? 'latin1' : 'utf8');
 
 describe('parseNewsFeed on the recorded feeds', () => {

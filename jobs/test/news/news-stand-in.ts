@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-export const NEWS_FIXTURES = join(__dirname, '../fixtures/news');
+export const NEWS_FIXTURES = join(__dirname, '../../src/news/data');
 export const fixture = (file: string) => join(NEWS_FIXTURES, file);
 
 export interface NewsStandIn {
