@@ -1,16 +1,13 @@
 import type Redis from 'ioredis';
-import pino from 'pino';
-import type { DataSource } from 'typeorm';
-import { createDataSource } from '@tickerbell/entities';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { JobQueues, createWorkerConnection, defineHandler, fixedClock, type JobHandler } from '@tickerbell/jobs';
-import { alertsJobIds, closeAlertIndexes, evaluatePriceTicks, publishAlertChanges, type AlertCondition } from '@tickerbell/jobs/alerts';
+import { alertsJobIds, evaluatePriceTicks, publishAlertChanges, type AlertCondition } from '@tickerbell/jobs/alerts';
 import { notificationChannel, notificationMessageSchema, notificationsJobIds, type NotificationMessage } from '@tickerbell/jobs/notifications';
 import { storeQuotes } from '@tickerbell/jobs/prices';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl, waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
-import { startWorkers, type WorkersRuntime } from '../../src/runtime';
+import type { WorkersRuntime } from '../../src/runtime';
+import { alertWorkerProcess } from './alert-worker-process';
 
-const logger = pino({ level: 'silent' });
 
 describe('alerts: exactly-once triggering on real workers (two processes, retries)', () => {
   let db: TestDatabase;
@@ -31,32 +28,11 @@ describe('alerts: exactly-once triggering on real workers (two processes, retrie
     for (const prefix of prefixes) await deleteKeysWithPrefix(testRedisUrl(), prefix);
   });
 
-  /** A worker "process": its own data source (so its own alert index), connections and queues. */
+  /** A worker "process" (alert-worker-process.ts), closed after the test. */
   async function workerProcess(prefix: string, clock: ReturnType<typeof fixedClock>, handlers?: JobHandler[]): Promise<WorkersRuntime> {
-    const dataSource: DataSource = createDataSource({ url: db.url, poolSize: 5, applicationName: 'tickerbell-test-worker' });
-    await dataSource.initialize();
-    const connection = createWorkerConnection(testRedisUrl());
-    const queuesConnection = createWorkerConnection(testRedisUrl());
-    const queues = new JobQueues(queuesConnection, prefix);
-    const runtime = await startWorkers({
-      dataSource,
-      connection,
-      queues,
-      logger,
-      clock,
-      overrides: handlers ?? [],
-      queueNames: ['alerts'],
-      schedules: [],
-    });
-    closers.push(async () => {
-      await runtime.close();
-      await closeAlertIndexes(dataSource);
-      await queues.close();
-      connection.disconnect();
-      queuesConnection.disconnect();
-      await dataSource.destroy();
-    });
-    return runtime;
+    const worker = await alertWorkerProcess({ databaseUrl: db.url, prefix, clock, handlers });
+    closers.push(() => worker.close());
+    return worker.runtime;
   }
 
   async function setup() {

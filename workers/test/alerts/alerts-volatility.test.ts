@@ -1,14 +1,10 @@
 import type Redis from 'ioredis';
-import pino from 'pino';
-import type { DataSource } from 'typeorm';
-import { createDataSource } from '@tickerbell/entities';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { JobQueues, createWorkerConnection, fixedClock } from '@tickerbell/jobs';
-import { closeAlertIndexes, publishAlertChanges, type AlertCondition } from '@tickerbell/jobs/alerts';
+import { publishAlertChanges, type AlertCondition } from '@tickerbell/jobs/alerts';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl, waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
-import { startWorkers } from '../../src/runtime';
+import { alertWorkerProcess } from './alert-worker-process';
 
-const logger = pino({ level: 'silent' });
 
 describe('volatility alerts: exactly-once firing on real workers (two processes, one closed bar)', () => {
   let db: TestDatabase;
@@ -29,22 +25,10 @@ describe('volatility alerts: exactly-once firing on real workers (two processes,
     for (const prefix of prefixes) await deleteKeysWithPrefix(testRedisUrl(), prefix);
   });
 
-  /** A worker "process": its own data source (so its own alert index), connections and queues. */
+  /** A worker "process" (alert-worker-process.ts), closed after the test. */
   async function workerProcess(prefix: string, clock: ReturnType<typeof fixedClock>): Promise<void> {
-    const dataSource: DataSource = createDataSource({ url: db.url, poolSize: 5, applicationName: 'tickerbell-test-worker' });
-    await dataSource.initialize();
-    const connection = createWorkerConnection(testRedisUrl());
-    const queuesConnection = createWorkerConnection(testRedisUrl());
-    const queues = new JobQueues(queuesConnection, prefix);
-    const runtime = await startWorkers({ dataSource, connection, queues, logger, clock, overrides: [], queueNames: ['alerts'], schedules: [] });
-    closers.push(async () => {
-      await runtime.close();
-      await closeAlertIndexes(dataSource);
-      await queues.close();
-      connection.disconnect();
-      queuesConnection.disconnect();
-      await dataSource.destroy();
-    });
+    const worker = await alertWorkerProcess({ databaseUrl: db.url, prefix, clock });
+    closers.push(() => worker.close());
   }
 
   it('writes one alert log and one MARKET_ALERT_VOLATILITY notification per alert when two workers evaluate the same bar', async () => {
