@@ -48,8 +48,12 @@ export const newsEnvSchema = z
     NEWS_HISTORY_PER_SOURCE: z.coerce.number().int().min(10).max(100_000).default(500),
     NEWS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
     NEWS_USER_AGENT: z.string().min(3).default(DEFAULT_NEWS_USER_AGENT),
-    /** Whether the SEC's current filings are polled (with the feeds). */
-    NEWS_SEC_FILINGS: z.enum(['on', 'off']).default('on'),
+    /**
+     * Whether the SEC's current filings are polled (with the feeds). Default: on with the
+     * recordings, and live only once SEC_USER_AGENT is set (self-hosted first: a system without
+     * it still starts, with the feeds live and the filings off).
+     */
+    NEWS_SEC_FILINGS: z.enum(['on', 'off']).optional(),
     /** The SEC asks every client to name itself: "Company Name admin@example.com". Required when the live SEC source is on. */
     SEC_USER_AGENT: z
       .string()
@@ -62,9 +66,14 @@ export const newsEnvSchema = z
     /** getcurrent pages (100 filings each) read per poll. */
     SEC_CURRENT_PAGES: z.coerce.number().int().min(1).max(10).default(2),
   })
-  .transform((env) => ({ ...env, NEWS_SOURCE: env.NEWS_SOURCE ?? (env.NODE_ENV === 'production' ? 'live' : 'replay') }))
+  .transform((env) => {
+    const source = env.NEWS_SOURCE ?? (env.NODE_ENV === 'production' ? 'live' : 'replay');
+    const filings = env.NEWS_SEC_FILINGS ?? (source === 'replay' || env.SEC_USER_AGENT ? 'on' : 'off');
+    return { ...env, NEWS_SOURCE: source, NEWS_SEC_FILINGS: filings };
+  })
   .superRefine((env, ctx) => {
     if (env.NEWS_SOURCE === 'live' && env.NEWS_SEC_FILINGS === 'on' && !env.SEC_USER_AGENT) {
+      // Only when asked for explicitly: by default the live filings wait for SEC_USER_AGENT.
       ctx.addIssue({ code: 'custom', path: ['SEC_USER_AGENT'], message: 'required when NEWS_SOURCE is live and NEWS_SEC_FILINGS is on' });
     }
   });

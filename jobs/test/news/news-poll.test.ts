@@ -173,10 +173,13 @@ describe('news jobs (PostgreSQL, Redis)', () => {
 describe('news configuration', () => {
   it('defaults to the recorded files outside production and to live in production, where the SEC needs a User-Agent', () => {
     expect(loadNewsConfig({}).NEWS_SOURCE).toBe('replay');
+    expect(loadNewsConfig({}).NEWS_SEC_FILINGS).toBe('on');
     expect(loadNewsConfig({}).NEWS_HISTORY_PER_SOURCE).toBe(500);
-    expect(() => loadNewsConfig({ NODE_ENV: 'production' })).toThrow(/SEC_USER_AGENT: required when NEWS_SOURCE is live/);
+    // Without SEC_USER_AGENT a production system still starts: live feeds, the filings off.
+    expect(loadNewsConfig({ NODE_ENV: 'production' })).toMatchObject({ NEWS_SOURCE: 'live', NEWS_SEC_FILINGS: 'off' });
+    expect(() => loadNewsConfig({ NODE_ENV: 'production', NEWS_SEC_FILINGS: 'on' })).toThrow(/SEC_USER_AGENT: required when NEWS_SOURCE is live/);
     const live = loadNewsConfig({ NODE_ENV: 'production', SEC_USER_AGENT: 'Acme Research ops@acme.example' });
-    expect(live.NEWS_SOURCE).toBe('live');
+    expect(live).toMatchObject({ NEWS_SOURCE: 'live', NEWS_SEC_FILINGS: 'on' });
     expect(feedSourcesFromConfig(live).map((s) => s.name)).toEqual(['feed:www.coindesk.com/arc/outboundfeeds/rss', 'feed:cointelegraph.com/rss', 'feed:decrypt.co/feed']);
     expect(loadNewsConfig({ NODE_ENV: 'production', NEWS_SEC_FILINGS: 'off' }).NEWS_SOURCE).toBe('live');
   });
