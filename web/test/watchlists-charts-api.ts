@@ -8,6 +8,7 @@ import type { BarView, LatestPrice, MarketView } from '@tickerbell/jobs/prices/s
 import type { WatchlistItemView, WatchlistView } from '@tickerbell/jobs/watchlists/shapes';
 import { apiError, type RecordedCall } from './accounts-api';
 import type { FakeHandler, FakeReply } from './fake-fetch';
+import { newsFake, type NewsFake } from './news-api';
 
 /** A few rows of the markets seed (jobs/src/seeds/markets.seed.ts). */
 export const MARKETS: readonly MarketView[] = [
@@ -50,6 +51,8 @@ export interface WatchlistsChartsFake {
   quotes: Map<string, LatestPrice>;
   /** Key `${symbol} ${interval}`; `backfillPending` answers `backfill: { pending: true }`. */
   bars: Map<string, { simulated: boolean; bars: BarView[]; backfillPending?: boolean }>;
+  /** The markets' news (test/news-api.ts): none for each market unless a test stores some. */
+  news: NewsFake;
   /** The watchlist and layout calls that changed something (not GET), as `METHOD path`. */
   changes(): string[];
 }
@@ -85,6 +88,7 @@ export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layou
     layouts: init.layouts ?? [],
     quotes: new Map(),
     bars: new Map(),
+    news: newsFake({ news: Object.fromEntries(MARKETS.map((market) => [market.symbol, []])) }),
     handler: () => ({ status: 500 }),
     changes: () =>
       fake.calls
@@ -111,6 +115,8 @@ export function watchlistsChartsFake(init: { watchlists?: WatchlistView[]; layou
     fake.calls.push(call);
     const override = fake.replies.get(`${method} ${path}`);
     if (override) return typeof override === 'function' ? override(call) : override;
+    const news = fake.news.answer(url);
+    if (news) return news;
     const json = (body ?? {}) as Record<string, unknown>;
     const parts = path.split('/').slice(2); // after /api
 

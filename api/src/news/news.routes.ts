@@ -2,7 +2,8 @@ import { Router } from 'express';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { listMarketNews } from '@tickerbell/jobs/news';
-import { NEWS_PAGE_SIZE } from '@tickerbell/jobs/news/shapes';
+import { NEWS_PAGE_SIZE, type MarketNewsAnswer } from '@tickerbell/jobs/news/shapes';
+import { listSourceHealth } from '@tickerbell/jobs/sources';
 import { notFound } from '../http/errors';
 
 // The symbols of the markets table (the same characters /api/markets/:symbol/bars accepts).
@@ -32,7 +33,11 @@ export function newsRoutes(deps: { dataSource: DataSource }): Router {
     const query = marketNewsQuerySchema.parse(req.query);
     const page = await listMarketNews(deps.dataSource, symbol, query);
     if (!page) throw notFound(`No market ${symbol}`);
-    res.json(page);
+    // The screens label recorded news: a source says how it was last read in its health details.
+    const shown = new Set(page.items.map((item) => item.source));
+    const replay = shown.size > 0 && (await listSourceHealth(deps.dataSource)).some((row) => shown.has(row.source) && row.details?.kind === 'replay');
+    const answer: MarketNewsAnswer = { ...page, replay };
+    res.json(answer);
   });
 
   return router;

@@ -37,7 +37,7 @@ describe('news api (real Express and PostgreSQL, the recorded Decrypt feed)', ()
 
   it("GET /api/markets/:symbol/news pages a market's news, newest first, with what matched", async () => {
     const first = await request(app()).get('/api/markets/btcusdt/news?limit=2').expect(200);
-    expect(first.body).toMatchObject({ symbol: 'BTCUSDT', page: 1, limit: 2, total: expect.any(Number) });
+    expect(first.body).toMatchObject({ symbol: 'BTCUSDT', page: 1, limit: 2, total: expect.any(Number), replay: true });
     expect(first.body.items).toHaveLength(2);
     expect(first.body.items[0]).toEqual({
       id: expect.any(Number),
@@ -57,8 +57,17 @@ describe('news api (real Express and PostgreSQL, the recorded Decrypt feed)', ()
     expect(second.body.items[0].id).not.toBe(first.body.items[1].id);
   });
 
+  it('says replay: false once the items come from a live read of their source', async () => {
+    await db.dataSource.query(`UPDATE source_health SET details = jsonb_set(details, '{kind}', '"live"') WHERE source = 'feed:decrypt.co/feed'`);
+    try {
+      expect((await request(app()).get('/api/markets/BTCUSDT/news?limit=1').expect(200)).body.replay).toBe(false);
+    } finally {
+      await db.dataSource.query(`UPDATE source_health SET details = jsonb_set(details, '{kind}', '"replay"') WHERE source = 'feed:decrypt.co/feed'`);
+    }
+  });
+
   it('answers an empty page for a market no item names, 404 for an unknown market, 400 for a bad page', async () => {
-    expect((await request(app()).get('/api/markets/GC/news').expect(200)).body).toEqual({ symbol: 'GC', items: [], page: 1, limit: 20, total: 0 });
+    expect((await request(app()).get('/api/markets/GC/news').expect(200)).body).toEqual({ symbol: 'GC', items: [], page: 1, limit: 20, total: 0, replay: false });
     expect((await request(app()).get('/api/markets/NOPE/news').expect(404)).body.error.code).toBe('not_found');
     await request(app()).get('/api/markets/BTCUSDT/news?limit=1000').expect(400);
     await request(app()).get('/api/markets/BTCUSDT/news?sort=old').expect(400);

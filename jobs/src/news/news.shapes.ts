@@ -33,3 +33,12 @@ export interface MarketNewsPage {
   limit: number;
   total: number;
 }
+
+/**
+ * The answer of GET /api/markets/:symbol/news: the page, and whether it comes from recordings.
+ * `replay` is true when a source of the items on the page was last read from its recordings (the
+ * offline mode, `kind: replay` in its source_health details), so screens can say so.
+ */
+export interface MarketNewsAnswer extends MarketNewsPage {
+  replay: boolean;
+}

@@ -24,6 +24,7 @@ import {
 } from './chart-layouts-client';
 import { chartPath } from './chart-paths';
 import { IndicatorsPanel } from './indicators-panel';
+import { NewsColumn } from '../news/news-column';
 import { PriceChart } from './price-chart';
 import './charts.css';
 
@@ -209,6 +210,8 @@ export function ChartsPage() {
             )}
             <p className="form-field__hint">The last bar follows live prices of the symbols on your watchlists.</p>
           </div>
+          {/* An unknown symbol has no news either: the chart's message says so once. */}
+          {!(bars.state === 'failed' && bars.status === 404) && <NewsColumn symbol={symbol} className="charts__news" />}
           <aside className="charts__side">
             <IndicatorsPanel indicators={indicators} onChange={setIndicators} />
             <ChartLayoutsPanel

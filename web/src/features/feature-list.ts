@@ -107,6 +107,22 @@ export const FEATURE_LIST: readonly Feature[] = [
     ],
   },
   {
+    id: 'news',
+    title: 'News and SEC filings beside your charts',
+    blurb:
+      'Headlines from crypto news feeds and the SEC’s current filings, tied to the markets they are about. The chart and watchlist pages show the news of the symbol you are looking at, newest first, with a link to the original.',
+    icon: 'inbox',
+    route: '/dashboard/charts',
+    group: 'watch',
+    details: [
+      'News feeds (CoinDesk, Cointelegraph and Decrypt unless the operator lists others) and the SEC’s current filings are read every few minutes; an item seen again is not stored twice.',
+      'An item is about a market when it names its ticker as a whole word (or after an exchange prefix such as NASDAQ:AAPL), its cashtag such as $BTC, or its company or coin name; a filing is about the company that filed it. A ticker inside a longer word never counts.',
+      'Each headline shows its source, when it was published and what tied it to the market, and opens the article or filing in a new tab.',
+    ],
+    planLine: 'Market news and SEC filings on every chart and watchlist',
+    source: 'News: the publishers’ public RSS and Atom feeds, and the SEC’s current filings feed.',
+  },
+  {
     id: 'notifications',
     title: 'Notifications in the app, by push and by email',
     blurb:

@@ -26,6 +26,9 @@ interface WatchlistTableProps {
   onMove: (from: number, to: number) => void;
   onRemove: (item: WatchlistItemView) => void;
   busyItemId: number | null;
+  /** The symbol whose news the page shows beside the list; clicking a row (or its News button) picks it. */
+  newsSymbol?: string | null;
+  onSelectNews?: (symbol: string) => void;
 }
 
 function changeClass(change: string | null): string {
@@ -33,12 +36,31 @@ function changeClass(change: string | null): string {
   return direction > 0 ? 'price-change price-change--up' : direction < 0 ? 'price-change price-change--down' : 'price-change';
 }
 
-function WatchlistRow({ item, quote, onRemove, busy }: { item: WatchlistItemView; quote: LiveQuote | undefined; onRemove: () => void; busy: boolean }) {
+interface WatchlistRowProps {
+  item: WatchlistItemView;
+  quote: LiveQuote | undefined;
+  onRemove: () => void;
+  busy: boolean;
+  selected: boolean;
+  onSelect: (() => void) | undefined;
+}
+
+function WatchlistRow({ item, quote, onRemove, busy, selected, onSelect }: WatchlistRowProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: item.id });
   const style = { transform: CSS.Translate.toString(transform), transition };
   const flashClass = quote?.flash ? ` price--flash-${quote.flash}` : '';
+  const rowClass = `watchlist-row${isDragging ? ' watchlist-row--dragging' : ''}${selected ? ' watchlist-row--selected' : ''}`;
   return (
-    <tr ref={setNodeRef} style={style} className={isDragging ? 'watchlist-row watchlist-row--dragging' : 'watchlist-row'} data-item-id={item.id}>
+    <tr
+      ref={setNodeRef}
+      style={style}
+      className={rowClass}
+      data-item-id={item.id}
+      // A click anywhere on the row picks its news (the News button does it from the keyboard).
+      onClick={(event) => {
+        if (onSelect && !(event.target instanceof Element && event.target.closest('a, button'))) onSelect();
+      }}
+    >
       <td className="watchlist-row__handle">
         <button
           type="button"
@@ -72,6 +94,11 @@ function WatchlistRow({ item, quote, onRemove, busy }: { item: WatchlistItemView
         <span className={changeClass(quote?.quote.change24hPercent ?? null)}>{formatChangePercent(quote?.quote.change24hPercent ?? null)}</span>
       </td>
       <td className="watchlist-row__actions">
+        {onSelect && (
+          <button type="button" className="button button--ghost button--small" aria-pressed={selected} onClick={onSelect} aria-label={`News about ${item.symbol}`}>
+            News
+          </button>
+        )}
         <button type="button" className="button button--ghost button--small" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.symbol}`}>
           Remove
         </button>
@@ -80,7 +107,7 @@ function WatchlistRow({ item, quote, onRemove, busy }: { item: WatchlistItemView
   );
 }
 
-export function WatchlistTable({ listName, items, quotes, onMove, onRemove, busyItemId }: WatchlistTableProps) {
+export function WatchlistTable({ listName, items, quotes, onMove, onRemove, busyItemId, newsSymbol = null, onSelectNews }: WatchlistTableProps) {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -134,7 +161,15 @@ export function WatchlistTable({ listName, items, quotes, onMove, onRemove, busy
           <tbody>
             <SortableContext items={items.map((item) => item.id)} strategy={verticalListSortingStrategy}>
               {items.map((item) => (
-                <WatchlistRow key={item.id} item={item} quote={quotes.get(item.symbol)} busy={busyItemId === item.id} onRemove={() => onRemove(item)} />
+                <WatchlistRow
+                  key={item.id}
+                  item={item}
+                  quote={quotes.get(item.symbol)}
+                  busy={busyItemId === item.id}
+                  onRemove={() => onRemove(item)}
+                  selected={item.symbol === newsSymbol}
+                  onSelect={onSelectNews ? () => onSelectNews(item.symbol) : undefined}
+                />
               ))}
             </SortableContext>
           </tbody>

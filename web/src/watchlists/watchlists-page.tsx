@@ -9,6 +9,7 @@ import { SymbolSearch } from '../prices/symbol-search';
 import { SimulatedBadge } from '../prices/simulated-badge';
 import { useLiveQuotes } from '../prices/use-live-quotes';
 import { messageOf } from '../accounts/auth-client';
+import { NewsColumn } from '../news/news-column';
 import { WatchlistTable } from './watchlist-table';
 import {
   addWatchlistItem,
@@ -207,6 +208,9 @@ function WatchlistPanel({ list, onChange, onDeleted, setFeedback }: WatchlistPan
   const { quotes, error: quotesError } = useLiveQuotes(list.items.map((item) => item.symbol));
   const [busyItemId, setBusyItemId] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
+  // The symbol whose news shows beside the list: the picked one while it is on the list, else the first.
+  const [picked, setPicked] = useState<string | null>(null);
+  const newsSymbol = list.items.find((item) => item.symbol === picked)?.symbol ?? list.items[0]?.symbol ?? null;
   // Saves of the order run one after another; a failure rolls back to the last saved order.
   const savedOrder = useRef<WatchlistItemView[]>(list.items);
   const saving = useRef<Promise<void>>(Promise.resolve());
@@ -267,23 +271,35 @@ function WatchlistPanel({ list, onChange, onDeleted, setFeedback }: WatchlistPan
   };
 
   return (
-    <section className="dashboard-panel watchlist-panel" aria-labelledby="watchlist-title">
-      <WatchlistHeader list={list} onChange={onChange} onDeleted={onDeleted} setFeedback={setFeedback} />
-      <div className="watchlist-panel__tools">
-        <SymbolSearch label="Add a symbol" onSelect={(market) => void onAdd(market)} disabled={adding} />
-        {simulated && <SimulatedBadge />}
-      </div>
-      {quotesError && (
-        <p className="form-message form-message--error" role="alert">
-          Prices could not be loaded: {quotesError}
-        </p>
-      )}
-      {list.items.length === 0 ? (
-        <p className="empty-state">This list is empty. Find a symbol with the search box above to add it.</p>
-      ) : (
-        <WatchlistTable listName={list.name} items={list.items} quotes={quotes} onMove={onMove} onRemove={(item) => void onRemove(item)} busyItemId={busyItemId} />
-      )}
-    </section>
+    <div className="watchlist-with-news">
+      <section className="dashboard-panel watchlist-panel" aria-labelledby="watchlist-title">
+        <WatchlistHeader list={list} onChange={onChange} onDeleted={onDeleted} setFeedback={setFeedback} />
+        <div className="watchlist-panel__tools">
+          <SymbolSearch label="Add a symbol" onSelect={(market) => void onAdd(market)} disabled={adding} />
+          {simulated && <SimulatedBadge />}
+        </div>
+        {quotesError && (
+          <p className="form-message form-message--error" role="alert">
+            Prices could not be loaded: {quotesError}
+          </p>
+        )}
+        {list.items.length === 0 ? (
+          <p className="empty-state">This list is empty. Find a symbol with the search box above to add it.</p>
+        ) : (
+          <WatchlistTable
+            listName={list.name}
+            items={list.items}
+            quotes={quotes}
+            onMove={onMove}
+            onRemove={(item) => void onRemove(item)}
+            busyItemId={busyItemId}
+            newsSymbol={newsSymbol}
+            onSelectNews={setPicked}
+          />
+        )}
+      </section>
+      {newsSymbol && <NewsColumn symbol={newsSymbol} className="watchlist-news" />}
+    </div>
   );
 }
 
