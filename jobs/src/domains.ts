@@ -5,18 +5,21 @@ import { cotDomain } from './cot/cot.domain';
 import { housekeepingDomain } from './housekeeping/housekeeping.domain';
 import { mailDomain } from './mail/mail.domain';
 import { marketHoursDomain } from './market-hours/market-hours.domain';
-import { newsDomain } from './news/news.domain';
+import { createNewsDomain } from './news/news.domain';
 import { notificationsDomain } from './notifications/notifications.domain';
 import { createPricesDomain } from './prices/prices.domain';
 import { alertsBarDemand } from './alerts/alert-bar-demand';
+import { alertsNewsConsumer } from './alerts/alert-news';
 import type { Domain, DomainStartDeps } from './runtime/domain';
 import type { JobHandler } from './runtime/job-handler';
 import type { ScheduleDefinition } from './schedules';
 
 const emptySchema = z.object({});
 
-// Prices' consumers are wired here, so that prices never import them.
+// Prices' and news' consumers are wired here, so that neither imports them.
 const pricesDomain = createPricesDomain({ barDemand: [alertsBarDemand] });
+// Likewise news: its polls tell the news alerts of new links, without news importing alerts.
+const newsDomain = createNewsDomain({ linked: [alertsNewsConsumer] });
 
 /**
  * Every domain the workers run. The schedules, the handlers, each process's configuration schema

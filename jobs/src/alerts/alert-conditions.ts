@@ -9,6 +9,8 @@ import {
   MA_KINDS,
   MOVING_CONDITIONS,
   MOVING_PERCENT_CONDITIONS,
+  NEWS_KEYWORDS,
+  NEWS_SCOPES,
   PERIOD_BARS,
   PRICE_LEVEL_CONDITIONS,
   RSI_CONDITIONS,
@@ -17,6 +19,7 @@ import {
   VOLATILITY_BOUNDS,
   WINDOW_MINUTES,
   type AlertCondition,
+  type NewsCondition,
   type PriceCondition,
   type TechnicalCondition,
 } from './alerts.shapes';
@@ -51,6 +54,7 @@ export {
   type AlertCondition,
   type AlertConditionType,
   type IndicatorCondition,
+  type NewsCondition,
   type PriceCondition,
   type TechnicalCondition,
   type VolatilityCondition,
@@ -165,8 +169,24 @@ export const technicalConditionSchema = z.discriminatedUnion('type', [
     .refine((c) => c.fast < c.slow, { message: 'fast must be shorter than slow', path: ['fast'] }),
 ]);
 
-// Discriminated on type across both families: an invalid field is reported under its own name.
-export const alertConditionSchema = z.discriminatedUnion('type', [priceConditionSchema, technicalConditionSchema]);
+/** A news alert (docs/alerts.md, "News conditions"): keywords with scope `keywords` only, and then 1-10 of them. */
+export const newsConditionSchema = z
+  .object({
+    type: z.literal('news'),
+    scope: z.enum(NEWS_SCOPES).default('any'),
+    keywords: z
+      .array(z.string().trim().min(NEWS_KEYWORDS.minLength).max(NEWS_KEYWORDS.maxLength))
+      .min(NEWS_KEYWORDS.min)
+      .max(NEWS_KEYWORDS.max)
+      .optional(),
+    digest: z.boolean().default(false),
+  })
+  .strict()
+  .refine((c) => c.scope !== 'keywords' || c.keywords !== undefined, { message: 'keywords are required with scope keywords', path: ['keywords'] })
+  .refine((c) => c.scope === 'keywords' || c.keywords === undefined, { message: 'keywords go with scope keywords only', path: ['keywords'] });
+
+// Discriminated on type across the families: an invalid field is reported under its own name.
+export const alertConditionSchema = z.discriminatedUnion('type', [priceConditionSchema, technicalConditionSchema, newsConditionSchema]);
 
 // The schemas parse exactly the shapes' types (alerts.shapes.ts): a change to one without the
 // other fails to compile here.
@@ -174,11 +194,21 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemasMatchShapes: [
   Same<z.infer<typeof priceConditionSchema>, PriceCondition>,
   Same<z.infer<typeof technicalConditionSchema>, TechnicalCondition>,
-] = [true, true];
+  Same<z.infer<typeof newsConditionSchema>, NewsCondition>,
+] = [true, true, true];
 void schemasMatchShapes;
 
 export function isTechnicalCondition(condition: AlertCondition): condition is TechnicalCondition {
   return (TECHNICAL_CONDITIONS as readonly string[]).includes(condition.type);
+}
+
+export function isNewsCondition(condition: AlertCondition): condition is NewsCondition {
+  return condition.type === 'news';
+}
+
+/** Conditions a price update is checked against (neither on bars nor on news). */
+export function isPriceCondition(condition: AlertCondition): condition is PriceCondition {
+  return !isTechnicalCondition(condition) && !isNewsCondition(condition);
 }
 
 export interface PricePoint {

@@ -3,6 +3,7 @@ import type { JobPayload } from '../registry';
 import type { JobContext } from '../runtime/job-handler';
 import {
   barsNeeded,
+  isPriceCondition,
   isPriceConditionMet,
   isTechnicalCondition,
   isTechnicalConditionMet,
@@ -77,7 +78,7 @@ export async function evaluatePriceTicks(payload: JobPayload<'alerts.evaluate'>,
         at: tick.at,
         price: tick.current,
         check: (condition) =>
-          !isTechnicalCondition(condition) && isPriceConditionMet(condition, withHistory) ? priceAlertMessage(symbol, condition, withHistory) : null,
+          isPriceCondition(condition) && isPriceConditionMet(condition, withHistory) ? priceAlertMessage(symbol, condition, withHistory) : null,
       });
     }
   }

@@ -149,14 +149,14 @@ export interface NewAlertLog {
 }
 
 /** Writes the firings; one written before with the same dedupe key is skipped. The written ones' ids by alert. */
-export async function insertAlertLogs(manager: EntityManager, logs: readonly NewAlertLog[]): Promise<{ id: string; alert_id: number }[]> {
+export async function insertAlertLogs(manager: EntityManager, logs: readonly NewAlertLog[]): Promise<{ id: string; alert_id: number; dedupe_key: string }[]> {
   return manager.query(
     `INSERT INTO alert_logs (alert_id, triggered_at, value, was_notified, dedupe_key, message, webhook_status)
      SELECT u.alert_id, u.triggered_at, u.value, false, u.dedupe_key, u.message, u.webhook_status
      FROM unnest($1::int[], $2::timestamptz[], $3::numeric[], $4::varchar[], $5::varchar[], $6::varchar[])
        AS u(alert_id, triggered_at, value, dedupe_key, message, webhook_status)
      ON CONFLICT ON CONSTRAINT uq_alert_logs_alert_dedupe_key DO NOTHING
-     RETURNING id, alert_id`,
+     RETURNING id, alert_id, dedupe_key`,
     [
       logs.map((l) => l.alertId),
       logs.map((l) => l.triggeredAt),

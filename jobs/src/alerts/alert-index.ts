@@ -1,4 +1,4 @@
-import { isPriceConditionMet, isTechnicalCondition, type AlertCondition, type PriceTick } from './alert-conditions';
+import { isPriceCondition, isPriceConditionMet, type AlertCondition, type PriceTick } from './alert-conditions';
 import type { ParsedHistory } from './alert-price-history';
 import { matchSymbol, SymbolAlerts } from './alert-symbol-index';
 
@@ -183,7 +183,7 @@ export function matchByFullScan(alerts: Iterable<IndexedAlert>, ticks: ReadonlyM
   const out: IndexedAlert[] = [];
   for (const alert of alerts) {
     const tick = ticks.get(alert.symbol);
-    if (!tick || isTechnicalCondition(alert.condition)) continue;
+    if (!tick || !isPriceCondition(alert.condition)) continue;
     if (isPriceConditionMet(alert.condition, tick)) out.push(alert);
   }
   return out;

@@ -151,6 +151,9 @@ export function alertThreshold(condition: AlertCondition): string {
     case 'volatility_spike':
     case 'bollinger_breakout':
       return numericColumn(condition.factor);
+    // A news alert has no threshold: the column (NOT NULL) holds 0.
+    case 'news':
+      return '0';
   }
 }
 

@@ -1,6 +1,7 @@
 import {
   compareDecimal,
   isPriceConditionMet,
+  isNewsCondition,
   isTechnicalCondition,
   type PriceCondition,
   type PriceTick,
@@ -237,6 +238,8 @@ export class SymbolAlerts {
       (this.technical ??= new Map()).set(alert.id, alert);
       return;
     }
+    // News alerts are evaluated on news polls (alert-news.ts), never on prices.
+    if (isNewsCondition(alert.condition)) return;
     const condition = alert.condition;
     if (!bulk) this.finish();
     this.trackWindow(condition, 1);
@@ -258,6 +261,7 @@ export class SymbolAlerts {
       this.technical?.delete(alert.id);
       return;
     }
+    if (isNewsCondition(alert.condition)) return;
     this.finish();
     this.trackWindow(alert.condition, -1);
     placements(alert.condition, (family, key) => this.removeEntry(family, key, alert.id));

@@ -54,7 +54,7 @@ export interface TriggerResult {
 }
 
 /** A written firing with what its deliveries need: its notification (with its channels) and webhook. */
-interface Firing {
+export interface Firing {
   logId: string;
   alertId: number;
   webhook: boolean;
@@ -72,13 +72,16 @@ export function alertNotificationDedupeKey(alertId: number, decisionKey: string)
   return `alert:${alertId}:${decisionKey}`;
 }
 
-/** The spec's activity kind of a firing: volatility conditions, other bar conditions, price conditions. */
-export function activityTypeOf(condition: AlertCondition): 'MARKET_ALERT_VOLATILITY' | 'MARKET_ALERT_TECHNICAL' | 'MARKET_ALERT_PRICE' {
+/** The spec's activity kind of a firing: news, volatility conditions, other bar conditions, price conditions. */
+export function activityTypeOf(
+  condition: AlertCondition,
+): 'MARKET_ALERT_NEWS' | 'MARKET_ALERT_VOLATILITY' | 'MARKET_ALERT_TECHNICAL' | 'MARKET_ALERT_PRICE' {
+  if (condition.type === 'news') return 'MARKET_ALERT_NEWS';
   if (isVolatilityCondition(condition)) return 'MARKET_ALERT_VOLATILITY';
   return isTechnicalCondition(condition) ? 'MARKET_ALERT_TECHNICAL' : 'MARKET_ALERT_PRICE';
 }
 
-function triggerState(alert: LockedAlert): TriggerState {
+export function triggerState(alert: LockedAlert): TriggerState {
   const frequency = (TRIGGER_FREQUENCIES as readonly string[]).includes(alert.frequency) ? (alert.frequency as TriggerFrequency) : 'once';
   return {
     frequency,
@@ -307,7 +310,7 @@ async function firingsOfKeys(context: JobContext, keys: FiringKey[]): Promise<Fi
  * An alert's own channels: a push when notifyPush is on (the user's push preference still rules),
  * an email to the owner when notifyEmail is on (the alert's setting asked for it).
  */
-function alertChannels(alert: Pick<LockedAlert, 'name' | 'notify_push' | 'notify_email'>, message: string): NotificationRequest['channels'] {
+export function alertChannels(alert: Pick<LockedAlert, 'name' | 'notify_push' | 'notify_email'>, message: string): NotificationRequest['channels'] {
   return {
     push: alert.notify_push ? ALERT_PUSH_OPTIONS : null,
     email: alert.notify_email ? { to: 'all', text: alertEmailText(alert.name, message) } : null,
@@ -315,7 +318,7 @@ function alertChannels(alert: Pick<LockedAlert, 'name' | 'notify_push' | 'notify
 }
 
 /** Live stream, web pushes and emails (the notifications domain) and webhooks of written firings, under deterministic job ids. */
-async function deliverFirings(firings: Firing[], context: JobContext): Promise<DispatchResult & Pick<TriggerResult, 'webhooks'>> {
+export async function deliverFirings(firings: Firing[], context: JobContext): Promise<DispatchResult & Pick<TriggerResult, 'webhooks'>> {
   const delivered = await dispatchNotifications(context, firings.map((f) => f.notification));
   const webhookFirings = firings.filter((f) => f.webhook);
   if (webhookFirings.length) {

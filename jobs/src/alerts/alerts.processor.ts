@@ -1,6 +1,7 @@
 import { defineHandler } from '../runtime/job-handler';
 import { evaluateClosedBars, evaluatePriceTicks } from './alert-evaluation';
 import { expireAlerts } from './alert-expiry';
+import { evaluateNewsLinks, sendNewsDigests } from './alert-news';
 import { deliverAlertWebhook } from './alert-webhook';
 
 export interface AlertsHandlerDeps {
@@ -18,6 +19,16 @@ export function createAlertsHandlers(deps: AlertsHandlerDeps) {
     defineHandler('alerts.evaluate-bars', async (payload, context) => {
       const result = await evaluateClosedBars(payload, context);
       if (result.fired || result.requeued) context.logger.info({ ...result, bars: payload.bars.length }, 'technical alerts fired');
+      return result;
+    }),
+    defineHandler('alerts.evaluate-news', async (payload, context) => {
+      const result = await evaluateNewsLinks(payload, context);
+      if (result.fired || result.requeued) context.logger.info({ ...result, pairs: payload.pairs.length }, 'news alerts fired');
+      return result;
+    }),
+    defineHandler('alerts.news-digest', async (_payload, context) => {
+      const result = await sendNewsDigests(context);
+      if (result.fired || result.requeued) context.logger.info(result, 'news digests sent');
       return result;
     }),
     defineHandler('alerts.webhook', async (payload, context) => deliverAlertWebhook(payload, context, { allowPrivate: deps.allowPrivateOutbound })),

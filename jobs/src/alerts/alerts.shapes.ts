@@ -18,12 +18,15 @@ export const INDICATOR_CONDITIONS = [...RSI_CONDITIONS, 'price_crossing_ma', 'ma
 export const VOLATILITY_CONDITIONS = ['volatility_above', 'volatility_spike', 'atr_above', 'bollinger_squeeze', 'bollinger_breakout'] as const;
 /** Every condition evaluated on closed bars of the alert's interval ("technical" alerts: they have an interval). */
 export const TECHNICAL_CONDITIONS = [...INDICATOR_CONDITIONS, ...VOLATILITY_CONDITIONS] as const;
+/** News conditions: fired when a news poll links a new item to the alert's market (docs/alerts.md, "News conditions"). */
+export const NEWS_CONDITIONS = ['news'] as const;
 export const ALERT_CONDITION_TYPES = [
   ...PRICE_LEVEL_CONDITIONS,
   ...CHANNEL_CONDITIONS,
   ...MOVING_CONDITIONS,
   ...MOVING_PERCENT_CONDITIONS,
   ...TECHNICAL_CONDITIONS,
+  ...NEWS_CONDITIONS,
 ] as const;
 
 export type PriceLevelConditionType = (typeof PRICE_LEVEL_CONDITIONS)[number];
@@ -109,8 +112,27 @@ export type VolatilityCondition =
 /** Conditions evaluated on closed bars. */
 export type TechnicalCondition = IndicatorCondition | VolatilityCondition;
 
+/** Which news items a news alert hears of: all, SEC filings only, or those naming one of its keywords. */
+export const NEWS_SCOPES = ['any', 'filings', 'keywords'] as const;
+export type NewsScope = (typeof NEWS_SCOPES)[number];
+/** Keywords of a `keywords` news alert: 1-10, each 2-50 characters, matched as whole words in any case. */
+export const NEWS_KEYWORDS = { min: 1, max: 10, minLength: 2, maxLength: 50 } as const;
+
+/**
+ * A news alert: fires for each new item linked to its market that its scope admits (under the
+ * alert's frequency), or, with `digest`, once per UTC hour listing that hour's items.
+ */
+export interface NewsCondition {
+  type: 'news';
+  scope: NewsScope;
+  /** Only (and required) with scope `keywords`. */
+  keywords?: string[];
+  /** One notification per alert and UTC hour listing the hour's items, instead of one per item. */
+  digest: boolean;
+}
+
 /** A condition as stored and answered (defaults applied). */
-export type AlertCondition = PriceCondition | TechnicalCondition;
+export type AlertCondition = PriceCondition | TechnicalCondition | NewsCondition;
 export type AlertConditionType = AlertCondition['type'];
 
 // ---- Trigger rules ----

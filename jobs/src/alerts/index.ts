@@ -14,3 +14,4 @@ export { countActiveAlerts, lockUserAlertPlan, type AlertsDb } from './alerts.st
 export { isVolatilityCondition, isVolatilityConditionMet, measureVolatility, ohlcReader, volatilityBarsNeeded, type VolatilityContext } from './volatility-conditions';
 export { alertConditionSchema, type VolatilityCondition } from './alert-conditions';
 export { type OhlcBar } from './volatility-indicators';
+export { alertsNewsConsumer, evaluateNewsLinks, sendNewsDigests } from './alert-news';

@@ -23,6 +23,18 @@ export interface NewsPollOutcome {
   trimmed: number;
 }
 
+/** A new item linked to a market by a poll (what the news consumers, such as news alerts, hear of). */
+export interface NewsLink {
+  newsItemId: number;
+  marketId: number;
+}
+
+/** The links a poll wrote, with the poll's instant (the items' fetched_at). */
+export interface NewsLinked {
+  at: Date;
+  links: NewsLink[];
+}
+
 /** Fetches a source and records the outcome (success with the newest item's date, or the error) in source_health. */
 async function fetchTracked(deps: NewsPollDeps, source: NewsSource): Promise<NewsFetch> {
   let fetched: NewsFetch;
@@ -46,20 +58,27 @@ async function fetchTracked(deps: NewsPollDeps, source: NewsSource): Promise<New
  * ones (one row per source and GUID/link), link each new item to the markets it is about, then
  * trim the source to its newest `keep` items. Safe to run twice: the second run adds nothing.
  */
-export async function pollNewsSource(deps: NewsPollDeps, source: NewsSource, options: { keep: number }): Promise<NewsPollOutcome> {
+export async function pollNewsSource(
+  deps: NewsPollDeps,
+  source: NewsSource,
+  options: { keep: number },
+): Promise<NewsPollOutcome & { linked: NewsLinked }> {
   const fetched = await fetchTracked(deps, source);
   const now = deps.clock.now();
   return deps.dataSource.transaction(async (manager) => {
     const added = await upsertNewsItems(manager, source.name, fetched.items, now);
     let matches = 0;
+    const linked: NewsLinked = { at: now, links: [] };
     if (added.length) {
       // One index per poll: every new item is looked up in it, never scanned against each market.
       const index = buildNewsIndex(await marketsForNewsMatching(manager));
       const links: { newsItemId: number; match: NewsMatch }[] = [];
       for (const item of added) for (const match of matchNewsItem(index, item)) links.push({ newsItemId: item.id, match });
       matches = await saveNewsMatches(manager, links);
+      // The items were new, so every link is too.
+      linked.links = links.map((l) => ({ newsItemId: l.newsItemId, marketId: l.match.marketId }));
     }
     const trimmed = await trimNewsHistory(manager, source.name, options.keep);
-    return { source: source.name, fetched: fetched.items.length, skipped: fetched.skipped, added: added.length, matches, trimmed };
+    return { source: source.name, fetched: fetched.items.length, skipped: fetched.skipped, added: added.length, matches, trimmed, linked };
   });
 }

@@ -55,7 +55,8 @@ export function mainValue(condition: AlertCondition): string {
   if ('percent' in condition) return condition.percent;
   if ('level' in condition) return String(condition.level);
   if ('period' in condition) return String(condition.period);
-  return String(condition.slow);
+  if ('slow' in condition) return String(condition.slow);
+  return '0';
 }
 
 /** Alerts, markets and users in a real database; prices and evaluations through real Redis, one prefix. */

@@ -60,7 +60,7 @@ describe('news polling (PostgreSQL, recorded feeds)', () => {
 
   it('stores every item of a feed once, links it to the markets it names, and records the source as healthy', async () => {
     const outcome = await pollNewsSource(deps(), DECRYPT(), { keep: 500 });
-    expect(outcome).toEqual({ source: 'feed:decrypt.co/feed', fetched: 58, skipped: 0, added: 58, matches: expect.any(Number), trimmed: 0 });
+    expect(outcome).toEqual({ source: 'feed:decrypt.co/feed', fetched: 58, skipped: 0, added: 58, matches: expect.any(Number), trimmed: 0, linked: expect.objectContaining({ at: clock.now() }) });
     expect(outcome.matches).toBeGreaterThan(20);
     expect(await health('feed:decrypt.co/feed')).toMatchObject({
       consecutive_failures: 0,
@@ -152,7 +152,7 @@ describe('news jobs (PostgreSQL, Redis)', () => {
   it('news.poll-all queues one poll per configured source, once per slot however often it runs', async () => {
     const config = loadNewsConfig({});
     const sources = [...feedSourcesFromConfig(config), edgarSourceFromConfig(config, { redis, keyPrefix: prefix })!];
-    const [pollAll, poll] = createNewsHandlers({ sources: () => sources, keep: 500 });
+    const [pollAll, poll] = createNewsHandlers({ sources: () => sources, keep: 500, consumers: [] });
     const context = { dataSource: db.dataSource, queues, redis, clock, logger };
     await pollAll.run({} as never, context);
     await pollAll.run({} as never, context);

@@ -12,6 +12,7 @@ import {
   INDICATOR_CONDITIONS,
   TECHNICAL_CONDITIONS,
   VOLATILITY_CONDITIONS,
+  NEWS_CONDITIONS,
   DECIMAL_PATTERN,
   type AlertCondition,
   type AlertConditionType,
@@ -35,7 +36,8 @@ export type ConditionFamily =
   | 'vol_spike'
   | 'atr'
   | 'bb_squeeze'
-  | 'bb_breakout';
+  | 'bb_breakout'
+  | 'news';
 
 export function familyOf(type: AlertConditionType): ConditionFamily {
   if ((PRICE_LEVEL_CONDITIONS as readonly string[]).includes(type)) return 'price';
@@ -50,6 +52,7 @@ export function familyOf(type: AlertConditionType): ConditionFamily {
   if (type === 'atr_above') return 'atr';
   if (type === 'bollinger_squeeze') return 'bb_squeeze';
   if (type === 'bollinger_breakout') return 'bb_breakout';
+  if (type === 'news') return 'news';
   return 'macd';
 }
 
@@ -85,6 +88,7 @@ export const CONDITION_LABELS: Readonly<Record<AlertConditionType, string>> = {
   atr_above: 'ATR above',
   bollinger_squeeze: 'Bollinger squeeze',
   bollinger_breakout: 'Bollinger breakout',
+  news: 'News or filing about the market',
 };
 
 export const CONDITION_GROUPS: readonly { label: string; types: readonly AlertConditionType[] }[] = [
@@ -93,6 +97,7 @@ export const CONDITION_GROUPS: readonly { label: string; types: readonly AlertCo
   { label: 'Moving', types: [...MOVING_CONDITIONS, ...MOVING_PERCENT_CONDITIONS] },
   { label: 'Technical (on closed bars)', types: INDICATOR_CONDITIONS },
   { label: 'Volatility (on closed bars)', types: VOLATILITY_CONDITIONS },
+  { label: 'News', types: NEWS_CONDITIONS },
 ];
 
 export const CANDLE_INTERVAL_LABELS: Readonly<Record<CandleInterval, string>> = {
@@ -195,5 +200,14 @@ export function conditionSummary(condition: AlertCondition): string {
       return `Bollinger width (${condition.period}) below ${condition.level}`;
     case 'bollinger_breakout':
       return `Bollinger width (${condition.period}) above ${condition.factor}× its value ${condition.lookback} bars earlier`;
+    case 'news': {
+      const what =
+        condition.scope === 'filings'
+          ? 'SEC filings'
+          : condition.scope === 'keywords'
+            ? `News naming ${(condition.keywords ?? []).map((k) => `“${k}”`).join(', ')}`
+            : 'Any news';
+      return condition.digest ? `${what}, hourly digest` : what;
+    }
   }
 }

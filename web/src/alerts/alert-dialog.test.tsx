@@ -144,6 +144,37 @@ describe('alert dialog: conditions', () => {
     else expect(body).not.toHaveProperty('interval');
   });
 
+  it('sends a news alert: any news by default, keywords only with that scope, and the hourly digest', async () => {
+    const { api, dialog } = await openNewAlert();
+    type(dialog, 'Name', 'BTC headlines');
+    await pickSymbol(dialog, 'btc', 'BTCUSDT');
+    fireEvent.change(dialog.getByLabelText('Condition type'), { target: { value: 'news' } });
+    expect(dialog.getByLabelText('Which news')).toHaveValue('any');
+    expect(dialog.queryByLabelText('Keywords')).not.toBeInTheDocument();
+    expect(dialog.queryByLabelText('Bar interval')).not.toBeInTheDocument();
+    fireEvent.change(dialog.getByLabelText('Which news'), { target: { value: 'keywords' } });
+    // No keyword: said next to the field, nothing sent.
+    fireEvent.click(dialog.getByRole('button', { name: 'Create alert' }));
+    expect(await dialog.findByText('Enter at least one keyword.')).toBeInTheDocument();
+    expect(api.calls('POST')).toHaveLength(0);
+    type(dialog, 'Keywords', ' ETF , halving,, ');
+    fireEvent.change(dialog.getByLabelText('Notify'), { target: { value: 'true' } });
+
+    const { body } = await submit(dialog, api);
+
+    expect(body).toMatchObject({ symbol: 'BTCUSDT', condition: { type: 'news', scope: 'keywords', keywords: ['ETF', 'halving'], digest: true } });
+    expect(body).not.toHaveProperty('interval');
+  });
+
+  it('sends a filings-only news alert without keywords', async () => {
+    const { api, dialog } = await openNewAlert();
+    type(dialog, 'Name', 'AAPL filings');
+    await pickSymbol(dialog, 'AAPL', 'AAPL');
+    fireEvent.change(dialog.getByLabelText('Condition type'), { target: { value: 'news' } });
+    fireEvent.change(dialog.getByLabelText('Which news'), { target: { value: 'filings' } });
+    expect((await submit(dialog, api)).body).toMatchObject({ condition: { type: 'news', scope: 'filings', digest: false }, frequency: 'once' });
+  });
+
   it('offers every condition type, grouped', async () => {
     const { dialog } = await openNewAlert();
     const select = dialog.getByLabelText('Condition type');
@@ -171,6 +202,7 @@ describe('alert dialog: conditions', () => {
       'atr_above',
       'bollinger_squeeze',
       'bollinger_breakout',
+      'news',
     ]);
     expect(within(select).getAllByRole('group').map((group) => group.getAttribute('label'))).toEqual([
       'Price',
@@ -178,6 +210,7 @@ describe('alert dialog: conditions', () => {
       'Moving',
       'Technical (on closed bars)',
       'Volatility (on closed bars)',
+      'News',
     ]);
     // A price condition has no bar interval; a technical one does.
     expect(dialog.queryByLabelText('Bar interval')).not.toBeInTheDocument();

@@ -118,6 +118,12 @@ function paramLabel(field: ParamField, family: ConditionFamily): string {
       return 'ATR in';
     case 'lookback':
       return 'Bars earlier';
+    case 'scope':
+      return 'Which news';
+    case 'keywords':
+      return 'Keywords';
+    case 'digest':
+      return 'Notify';
   }
 }
 
@@ -134,6 +140,7 @@ const FAMILY_HINTS: Partial<Record<ConditionFamily, Partial<Record<ParamField, s
   atr: { level: 'In price units, or percent of the close.' },
   bb_squeeze: { level: '(upper - lower) / middle, e.g. 0.05.' },
   bb_breakout: { factor: 'Above 1: width now vs. its value then.' },
+  news: { keywords: 'Comma-separated, up to 10; whole words in the headline or summary, any case.' },
 };
 
 function paramHint(field: ParamField, family: ConditionFamily): string | undefined {
@@ -311,7 +318,7 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
             )}
           </Field>
           <div className="alert-params">
-            {FAMILY_FIELDS[family].map((field) => (
+            {FAMILY_FIELDS[family].filter((field) => field !== 'keywords' || form.params.scope === 'keywords').map((field) => (
               <Field key={`${family}-${field}`} label={paramLabel(field, family)} error={errors[`condition.${field}`]} hint={paramHint(field, family)}>
                 {(props) =>
                   field === 'ma' ? (
@@ -324,6 +331,19 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
                       <option value="price">Price units</option>
                       <option value="percent">% of the close</option>
                     </select>
+                  ) : field === 'scope' ? (
+                    <select {...props} value={form.params.scope} onChange={(event) => setParam('scope', event.target.value)}>
+                      <option value="any">Any news or filing</option>
+                      <option value="filings">SEC filings only</option>
+                      <option value="keywords">Headlines with keywords</option>
+                    </select>
+                  ) : field === 'digest' ? (
+                    <select {...props} value={form.params.digest} onChange={(event) => setParam('digest', event.target.value)}>
+                      <option value="false">For each item</option>
+                      <option value="true">Hourly digest</option>
+                    </select>
+                  ) : field === 'keywords' ? (
+                    <input {...props} name={field} value={form.params.keywords} onChange={(event) => setParam('keywords', event.target.value)} />
                   ) : field === 'direction' ? (
                     <select {...props} value={form.params.direction} onChange={(event) => setParam('direction', event.target.value)}>
                       <option value="any">Either way</option>

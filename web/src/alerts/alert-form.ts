@@ -12,6 +12,7 @@ import {
   VOLATILITY_BOUNDS,
   WEBHOOK_URL_MAX,
   WINDOW_MINUTES,
+  NEWS_KEYWORDS,
   type AlertCondition,
   type AlertConditionType,
   type CrossDirection,
@@ -40,6 +41,9 @@ export const PARAM_FIELDS = [
   'longPeriod',
   'unit',
   'lookback',
+  'scope',
+  'keywords',
+  'digest',
 ] as const;
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
@@ -58,6 +62,7 @@ export const FAMILY_FIELDS: Readonly<Record<ConditionFamily, readonly ParamField
   atr: ['level', 'unit', 'period'],
   bb_squeeze: ['level', 'period'],
   bb_breakout: ['factor', 'lookback', 'period'],
+  news: ['scope', 'keywords', 'digest'],
 };
 
 /** Starting values when a family is picked (the server's defaults where it has them). */
@@ -75,6 +80,7 @@ const FAMILY_DEFAULTS: Readonly<Record<ConditionFamily, Partial<Record<ParamFiel
   atr: { level: '', unit: CONDITION_DEFAULTS.atrUnit, period: String(CONDITION_DEFAULTS.atrPeriod) },
   bb_squeeze: { level: '0.05', period: String(CONDITION_DEFAULTS.bollingerPeriod) },
   bb_breakout: { factor: '2', lookback: String(CONDITION_DEFAULTS.breakoutLookback), period: String(CONDITION_DEFAULTS.bollingerPeriod) },
+  news: { scope: 'any', keywords: '', digest: 'false' },
 };
 
 export interface AlertFormState {
@@ -132,7 +138,8 @@ export function toLocalInput(iso: string): string {
 function conditionParams(condition: AlertCondition): Record<ParamField, string> {
   const params = paramsForFamily(familyOf(condition.type));
   for (const [key, value] of Object.entries(condition)) {
-    if (key !== 'type' && (PARAM_FIELDS as readonly string[]).includes(key)) params[key as ParamField] = String(value);
+    if (key === 'keywords' && Array.isArray(value)) params.keywords = value.join(', ');
+    else if (key !== 'type' && (PARAM_FIELDS as readonly string[]).includes(key)) params[key as ParamField] = String(value);
   }
   return params;
 }
@@ -292,7 +299,26 @@ export function buildCondition(state: AlertFormState, errors: FieldErrors): Aler
         factor: positiveNumber(p.factor, VOLATILITY_BOUNDS.factor.max, errors, key('factor'), VOLATILITY_BOUNDS.factor.above),
         lookback: wholeNumber(p.lookback, VOLATILITY_BOUNDS.lookback.min, VOLATILITY_BOUNDS.lookback.max, errors, key('lookback')),
       };
+    case 'news': {
+      const scope = p.scope === 'filings' || p.scope === 'keywords' ? p.scope : 'any';
+      const digest = p.digest === 'true';
+      if (scope !== 'keywords') return { type, scope, digest };
+      return { type, scope, keywords: newsKeywords(p.keywords, errors, key('keywords')), digest };
+    }
   }
+}
+
+/** Comma-separated keywords: 1-10, each 2-50 characters (matched as whole words, in any case). */
+function newsKeywords(text: string, errors: FieldErrors, key: string): string[] {
+  const keywords = text
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  if (keywords.length < NEWS_KEYWORDS.min) errors[key] = 'Enter at least one keyword.';
+  else if (keywords.length > NEWS_KEYWORDS.max) errors[key] = `At most ${NEWS_KEYWORDS.max} keywords.`;
+  else if (keywords.some((k) => k.length < NEWS_KEYWORDS.minLength || k.length > NEWS_KEYWORDS.maxLength))
+    errors[key] = `Each keyword takes ${NEWS_KEYWORDS.minLength} to ${NEWS_KEYWORDS.maxLength} characters.`;
+  return keywords;
 }
 
 function isHttpUrl(text: string): boolean {

@@ -145,7 +145,14 @@ describe('condition summaries', () => {
     atr_above: [{ period: 14, unit: 'percent', level: 2.5 }, 'ATR(14) above 2.5% of the close'],
     bollinger_squeeze: [{ period: 20, level: 0.05 }, 'Bollinger width (20) below 0.05'],
     bollinger_breakout: [{ period: 20, factor: 2, lookback: 5 }, 'Bollinger width (20) above 2× its value 5 bars earlier'],
+    news: [{ scope: 'keywords', keywords: ['ETF', 'halving'], digest: true }, 'News naming “ETF”, “halving”, hourly digest'],
   };
+
+  it('news alerts read as words in every scope', () => {
+    expect(conditionSummary(parseCondition({ type: 'news', scope: 'any', digest: false })!)).toBe('Any news');
+    expect(conditionSummary(parseCondition({ type: 'news', scope: 'filings', digest: false })!)).toBe('SEC filings');
+    expect(parseCondition({ type: 'news', scope: 'keywords', digest: false })).toBeNull();
+  });
 
   it.each(ALERT_CONDITION_TYPES.map((type) => [type] as const))('%s reads as words', (type) => {
     const [params, words] = examples[type];

@@ -173,6 +173,13 @@ export function parseCondition(value: unknown): AlertCondition | null {
     const lookback = numberOf(value.lookback) ?? CONDITION_DEFAULTS.breakoutLookback;
     return factor === null ? null : { type, period: period(CONDITION_DEFAULTS.bollingerPeriod), factor, lookback };
   }
+  if (type === 'news') {
+    const scope = value.scope === 'filings' || value.scope === 'keywords' ? value.scope : 'any';
+    const digest = value.digest === true;
+    if (scope !== 'keywords') return { type, scope, digest };
+    const keywords = Array.isArray(value.keywords) ? value.keywords.filter((k): k is string => typeof k === 'string') : [];
+    return keywords.length ? { type, scope, keywords, digest } : null;
+  }
   const { macd } = CONDITION_DEFAULTS;
   return { type, fast: numberOf(value.fast) ?? macd.fast, slow: numberOf(value.slow) ?? macd.slow, signal: numberOf(value.signal) ?? macd.signal, direction };
 }

@@ -49,6 +49,16 @@ function cellsOf(name: string): string[] {
 }
 
 describe('alerts list', () => {
+  it('shows news alerts in words: which news, and per item or the hourly digest', async () => {
+    setup([
+      apiAlert({ id: 4, name: 'BTC ETF news', condition: { type: 'news', scope: 'keywords', keywords: ['ETF'], digest: false }, frequency: 'every_time' }),
+      apiAlert({ id: 5, name: 'AAPL filings', symbol: 'AAPL', marketType: 'stock', condition: { type: 'news', scope: 'filings', digest: true }, frequency: 'once' }),
+    ]);
+    await alertsTable();
+    expect(cellsOf('BTC ETF news').slice(0, 3)).toEqual(['BTCUSDT', 'News naming “ETF”', 'Every item']);
+    expect(cellsOf('AAPL filings').slice(0, 3)).toEqual(['AAPL', 'SEC filings, hourly digest', 'Hourly digest']);
+  });
+
   it('lists each alert with its symbol, condition in words, frequency, status and last firing', async () => {
     setup();
     const table = await alertsTable();

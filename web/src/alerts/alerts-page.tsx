@@ -43,6 +43,11 @@ export function conditionText(alert: Alert): string {
 }
 
 export function frequencyText(alert: Alert): string {
+  // News alerts: a digest ignores the frequency, and every_time has no cooldown (one firing per item).
+  if (alert.condition?.type === 'news') {
+    if (alert.condition.digest) return 'Hourly digest';
+    if (alert.frequency === 'every_time') return 'Every item';
+  }
   return alert.frequency === 'every_time' ? `${FREQUENCY_LABELS.every_time}, cooldown ${alert.cooldownSeconds} s` : FREQUENCY_LABELS[alert.frequency];
 }
 
