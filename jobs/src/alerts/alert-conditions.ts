@@ -140,6 +140,13 @@ function volatilitySchemas() {
         lookback: z.number().int().min(VOLATILITY_BOUNDS.lookback.min).max(VOLATILITY_BOUNDS.lookback.max).default(CONDITION_DEFAULTS.breakoutLookback),
       })
       .strict(),
+    z
+      .object({
+        type: z.literal('opening_gap'),
+        percent: levelSchema(VOLATILITY_BOUNDS.gapPercent.max),
+        direction: z.enum(CROSS_DIRECTIONS).default(CONDITION_DEFAULTS.gapDirection),
+      })
+      .strict(),
   ] as const;
 }
 

@@ -15,7 +15,11 @@ import {
 import { alertIndexFor } from './alert-index-cache';
 import type { IndexedAlert } from './alert-index';
 import { historyPoints } from './alert-price-history';
-import { barsUpTo } from './alert-bars.store';
+import { barsUpTo, lastCloseIn } from './alert-bars.store';
+import { loadExchangeCalendars, type ExchangeCalendar } from '../market-hours';
+import { DEFAULT_STOCK_EXCHANGE } from '../prices/polled-markets';
+import { SESSION_MARKET_TYPES } from './alerts.shapes';
+import { previousCloseWindow, sessionOpenedBy, type OpeningGap } from './opening-gap';
 import { priceAlertMessage, technicalAlertMessage } from './alert-message';
 import { isVolatilityConditionMet, ohlcReader, volatilityAlertMessage, type VolatilityContext } from './volatility-conditions';
 import { triggerAlerts, type FiringKey, type TriggerCandidate, type TriggerResult } from './alert-triggers';
@@ -104,6 +108,13 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
 
   const candidates: TriggerCandidate[] = [];
   const keys: FiringKey[] = [];
+  // Exchange calendars of opening_gap alerts' markets, loaded once per job.
+  const calendars = new Map<string, Promise<ExchangeCalendar | null>>();
+  const calendarOf = (exchangeId: string) => {
+    let calendar = calendars.get(exchangeId);
+    if (!calendar) calendars.set(exchangeId, (calendar = loadExchangeCalendars(context.dataSource, [exchangeId]).then((c) => c[0] ?? null)));
+    return calendar;
+  };
   for (const bar of payload.bars) {
     const openTime = new Date(bar.openTime);
     const at = barCloseTime(openTime, bar.interval);
@@ -120,7 +131,17 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
     const price = closes[closes.length - 1];
     // Volatility conditions read all four prices as doubles (derived values), converted as far as they read.
     const ohlcBars = ohlcReader(stored.bars);
-    const volatility: VolatilityContext = { interval: bar.interval, marketType: stored.marketType ?? '' };
+    let gap: OpeningGap | null = null;
+    if (alerts.some((a) => a.condition.type === 'opening_gap') && (SESSION_MARKET_TYPES as readonly string[]).includes(stored.marketType ?? '')) {
+      const calendar = await calendarOf(stored.exchangeId ?? DEFAULT_STOCK_EXCHANGE);
+      const opened = calendar ? sessionOpenedBy(calendar, openTime, bar.interval) : null;
+      if (opened) {
+        const window = previousCloseWindow(opened.previous, bar.interval);
+        const previousClose = await lastCloseIn(context.dataSource, bar.symbol, bar.interval, window.from, window.before);
+        if (previousClose !== null) gap = { open: Number(stored.bars[stored.bars.length - 1].open), previousClose: Number(previousClose) };
+      }
+    }
+    const volatility: VolatilityContext = { interval: bar.interval, marketType: stored.marketType ?? '', gap };
     const met = (condition: TechnicalCondition) =>
       isVolatilityCondition(condition) ? isVolatilityConditionMet(condition, ohlcBars(condition), volatility) : isTechnicalConditionMet(condition, closes);
     const message = (condition: TechnicalCondition) =>

@@ -14,6 +14,7 @@ import {
   AUDIO_MESSAGE_MAX,
   AUDIO_VOICE_ID_MAX,
   DEFAULT_TECHNICAL_INTERVAL,
+  SESSION_MARKET_TYPES,
   WEBHOOK_SECRET_LENGTH,
   WEBHOOK_URL_MAX,
 } from './alerts.shapes';
@@ -151,6 +152,8 @@ export function alertThreshold(condition: AlertCondition): string {
     case 'volatility_spike':
     case 'bollinger_breakout':
       return numericColumn(condition.factor);
+    case 'opening_gap':
+      return numericColumn(condition.percent);
     // A news alert has no threshold: the column (NOT NULL) holds 0.
     case 'news':
       return '0';
@@ -174,6 +177,12 @@ export function resolveAlertInterval(
   }
   const known = (CANDLE_INTERVALS as readonly string[]).includes(current ?? '') ? (current as CandleInterval) : null;
   return { interval: requested ?? known ?? DEFAULT_TECHNICAL_INTERVAL };
+}
+
+/** An opening gap needs exchange sessions: a market of another type (crypto trades around the clock) is refused. */
+export function conditionMarketIssue(condition: AlertCondition, market: { symbol: string; type: string }): AlertInputIssue | null {
+  if (condition.type !== 'opening_gap' || (SESSION_MARKET_TYPES as readonly string[]).includes(market.type)) return null;
+  return { field: 'condition.type', message: `an opening gap needs a market with sessions (a stock or an ETF); ${market.symbol} is ${market.type}` };
 }
 
 /**

@@ -11,6 +11,7 @@ import { defaultFrequency } from './alert-frequency';
 import {
   alertThreshold,
   checkWebhookUrl,
+  conditionMarketIssue,
   generateWebhookSecret,
   resolveAlertInterval,
   type AlertInputIssue,
@@ -52,6 +53,11 @@ export class AlertError extends Error {
     super(message);
     this.name = 'AlertError';
   }
+}
+
+function checkSessionMarket(condition: AlertCondition, market: { symbol: string; type: string }): void {
+  const issue = conditionMarketIssue(condition, market);
+  if (issue) throw invalid(issue);
 }
 
 const alertNotFound = () => new AlertError('not_found', 'No such alert');
@@ -160,6 +166,7 @@ export async function createAlert(deps: AlertsServiceDeps, userId: number, body:
   const now = deps.clock.now();
   const market = await findMarket(deps.dataSource, body.symbol);
   const { condition } = body;
+  checkSessionMarket(condition, market);
   const resolved = resolveAlertInterval(condition, body.interval);
   if ('issue' in resolved) throw invalid(resolved.issue);
   const expiresAt = body.expiresAt ? futureInstant(body.expiresAt, now) : null;
@@ -211,6 +218,7 @@ export async function updateAlert(deps: AlertsServiceDeps, userId: number, id: n
 
     const market = body.symbol === undefined ? { id: stored.market_id, symbol: stored.symbol, type: stored.market_type } : await findMarket(manager, body.symbol);
     const condition = body.condition ?? storedCondition;
+    checkSessionMarket(condition, market);
     const resolved = resolveAlertInterval(condition, body.interval, stored.interval);
     if ('issue' in resolved) throw invalid(resolved.issue);
 

@@ -15,7 +15,9 @@ export const RSI_CONDITIONS = ['rsi_above', 'rsi_below'] as const;
 /** Indicator conditions on closes (RSI, moving averages, MACD). */
 export const INDICATOR_CONDITIONS = [...RSI_CONDITIONS, 'price_crossing_ma', 'ma_crossover', 'macd_signal_cross'] as const;
 /** Volatility conditions on closed OHLC bars (docs/alerts.md, "Volatility conditions"). */
-export const VOLATILITY_CONDITIONS = ['volatility_above', 'volatility_spike', 'atr_above', 'bollinger_squeeze', 'bollinger_breakout'] as const;
+export const VOLATILITY_CONDITIONS = ['volatility_above', 'volatility_spike', 'atr_above', 'bollinger_squeeze', 'bollinger_breakout', 'opening_gap'] as const;
+/** Market types with exchange sessions: the only ones an opening_gap alert may watch. */
+export const SESSION_MARKET_TYPES = ['stock', 'etf'] as const;
 /** Every condition evaluated on closed bars of the alert's interval ("technical" alerts: they have an interval). */
 export const TECHNICAL_CONDITIONS = [...INDICATOR_CONDITIONS, ...VOLATILITY_CONDITIONS] as const;
 /** News conditions: fired when a news poll links a new item to the alert's market (docs/alerts.md, "News conditions"). */
@@ -67,6 +69,7 @@ export const VOLATILITY_BOUNDS = {
   bandWidth: { max: 10 },
   factor: { above: 1, max: 100 },
   lookback: { min: 1, max: 500 },
+  gapPercent: { max: 1_000 },
 } as const;
 /** What the server fills in when a condition leaves a parameter out. */
 export const CONDITION_DEFAULTS = {
@@ -80,6 +83,7 @@ export const CONDITION_DEFAULTS = {
   atrUnit: 'price',
   bollingerPeriod: 20,
   breakoutLookback: 5,
+  gapDirection: 'any',
 } as const;
 /** Standard deviations of the Bollinger Bands (fixed: the classic 20-bar, 2-sigma bands). */
 export const BOLLINGER_DEVIATIONS = 2;
@@ -107,7 +111,12 @@ export type VolatilityCondition =
   /** Bollinger Band width (upper - lower) / middle below `level`. */
   | { type: 'bollinger_squeeze'; period: number; level: number }
   /** Bollinger Band width above `factor` times its value `lookback` bars earlier. */
-  | { type: 'bollinger_breakout'; period: number; factor: number; lookback: number };
+  | { type: 'bollinger_breakout'; period: number; factor: number; lookback: number }
+  /**
+   * The first bar of a session (stocks and ETFs) opens more than `percent` % above (up), below
+   * (down) or away from (any) the previous session's last close.
+   */
+  | { type: 'opening_gap'; percent: number; direction: CrossDirection };
 
 /** Conditions evaluated on closed bars. */
 export type TechnicalCondition = IndicatorCondition | VolatilityCondition;

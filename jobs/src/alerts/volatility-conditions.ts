@@ -1,5 +1,6 @@
 import type { CandleInterval } from '../prices/prices.shapes';
 import { BOLLINGER_DEVIATIONS, VOLATILITY_CONDITIONS, type AlertCondition, type VolatilityCondition } from './alerts.shapes';
+import type { OpeningGap } from './opening-gap';
 import { atr, bollingerWidth, periodsPerYear, realisedVolatility, type OhlcBar } from './volatility-indicators';
 
 /**
@@ -17,6 +18,11 @@ export function isVolatilityCondition(condition: AlertCondition): condition is V
 export interface VolatilityContext {
   interval: CandleInterval;
   marketType: string;
+  /**
+   * opening_gap only: the open of the session's first bar (the last bar) and the previous
+   * session's last close; absent or null when the last bar opens no session (opening-gap.ts).
+   */
+  gap?: OpeningGap | null;
 }
 
 /**
@@ -42,6 +48,10 @@ export function volatilityBarsNeeded(condition: VolatilityCondition): number {
     case 'bollinger_breakout':
       // The width `lookback` bars before the last one must be defined too.
       return condition.period + condition.lookback;
+    case 'opening_gap':
+      // The session's first bar; the previous close comes with the context (stored bars reach it:
+      // alert-bar-demand.ts asks for openingGapBarDemand).
+      return 1;
   }
 }
 
@@ -60,6 +70,12 @@ export interface VolatilityMeasure {
   /** Spike: the long-window mean; breakout: the earlier width. */
   reference?: number;
   met: boolean;
+}
+
+/** The gap of an open against the previous close, in signed percent of that close (rounded), or null without a positive close. */
+export function gapPercent(gap: OpeningGap): number | null {
+  if (!(gap.previousClose > 0) || !Number.isFinite(gap.open)) return null;
+  return round8(((gap.open - gap.previousClose) * 100) / gap.previousClose);
 }
 
 function last(series: readonly (number | null)[], back = 0): number | null {
@@ -109,6 +125,14 @@ export function measureVolatility(condition: VolatilityCondition, bars: readonly
       if (w === null) return null;
       const value = round8(w);
       return { value, threshold: condition.level, met: value < condition.level };
+    }
+    case 'opening_gap': {
+      if (!context.gap) return null;
+      const value = gapPercent(context.gap);
+      if (value === null) return null;
+      const { percent, direction } = condition;
+      const met = direction === 'up' ? value > percent : direction === 'down' ? -value > percent : Math.abs(value) > percent;
+      return { value, threshold: percent, reference: context.gap.previousClose, met };
     }
     case 'bollinger_breakout': {
       const widths = bollingerWidth(closes, condition.period, BOLLINGER_DEVIATIONS);
@@ -187,5 +211,11 @@ export function volatilityAlertMessage(symbol: string, condition: VolatilityCond
       return `${head} Bollinger Band width(${condition.period}) ${shown(m.value, 4)} is below ${shown(m.threshold, 6)}`;
     case 'bollinger_breakout':
       return `${head} Bollinger Band width(${condition.period}) ${shown(m.value, 4)} is above ${shown(m.threshold, 4)} (${shown(condition.factor, 4)} x its width ${condition.lookback} bars earlier, ${shown(m.reference ?? 0, 4)})`;
+    case 'opening_gap': {
+      const way = m.value > 0 ? 'up' : 'down';
+      const beyond = condition.direction === 'any' ? `more than ${shown(m.threshold, 4)} % either way` : `more than ${shown(m.threshold, 4)} % ${condition.direction}`;
+      const signed = `${m.value > 0 ? '+' : m.value < 0 ? '-' : ''}${shown(Math.abs(m.value), 2)}`;
+      return `${head} opening gap ${signed} % ${way} (open ${shownPrice(context.gap?.open ?? 0)} against the previous close ${shownPrice(m.reference ?? 0)}) is ${beyond}`;
+    }
   }
 }

@@ -52,7 +52,7 @@ export function mainValue(condition: AlertCondition): string {
   if ('value' in condition) return condition.value;
   if ('low' in condition) return condition.low;
   if ('amount' in condition) return condition.amount;
-  if ('percent' in condition) return condition.percent;
+  if ('percent' in condition) return String(condition.percent);
   if ('level' in condition) return String(condition.level);
   if ('period' in condition) return String(condition.period);
   if ('slow' in condition) return String(condition.slow);

@@ -37,6 +37,7 @@ export type ConditionFamily =
   | 'atr'
   | 'bb_squeeze'
   | 'bb_breakout'
+  | 'gap'
   | 'news';
 
 export function familyOf(type: AlertConditionType): ConditionFamily {
@@ -52,6 +53,7 @@ export function familyOf(type: AlertConditionType): ConditionFamily {
   if (type === 'atr_above') return 'atr';
   if (type === 'bollinger_squeeze') return 'bb_squeeze';
   if (type === 'bollinger_breakout') return 'bb_breakout';
+  if (type === 'opening_gap') return 'gap';
   if (type === 'news') return 'news';
   return 'macd';
 }
@@ -88,6 +90,7 @@ export const CONDITION_LABELS: Readonly<Record<AlertConditionType, string>> = {
   atr_above: 'ATR above',
   bollinger_squeeze: 'Bollinger squeeze',
   bollinger_breakout: 'Bollinger breakout',
+  opening_gap: 'Opening gap (stocks, ETFs)',
   news: 'News or filing about the market',
 };
 
@@ -200,6 +203,8 @@ export function conditionSummary(condition: AlertCondition): string {
       return `Bollinger width (${condition.period}) below ${condition.level}`;
     case 'bollinger_breakout':
       return `Bollinger width (${condition.period}) above ${condition.factor}× its value ${condition.lookback} bars earlier`;
+    case 'opening_gap':
+      return `Opening gap of more than ${condition.percent}% ${DIRECTION_WORDS[condition.direction]} against the previous close`;
     case 'news': {
       const what =
         condition.scope === 'filings'

@@ -127,6 +127,13 @@ describe('alert dialog: conditions', () => {
       condition: { type: 'bollinger_breakout', period: 20, factor: 1.8, lookback: 3 },
       interval: '1h',
     },
+    {
+      type: 'opening_gap',
+      fill: { 'Gap above (%)': '3.5' },
+      selects: { Direction: 'down', 'Bar interval': '1m' },
+      condition: { type: 'opening_gap', percent: 3.5, direction: 'down' },
+      interval: '1m',
+    },
   ];
 
   it.each(cases)('sends $type with its parameters', async ({ type: conditionType, fill, selects = {}, condition, interval }) => {
@@ -202,6 +209,7 @@ describe('alert dialog: conditions', () => {
       'atr_above',
       'bollinger_squeeze',
       'bollinger_breakout',
+      'opening_gap',
       'news',
     ]);
     expect(within(select).getAllByRole('group').map((group) => group.getAttribute('label'))).toEqual([
@@ -340,6 +348,22 @@ describe('alert dialog: validation', () => {
     expect(dialog.getByLabelText('Cooldown (seconds)')).toHaveAccessibleDescription(/Must be from 0 to 86400\./);
     expect(dialog.getByLabelText('Expires at')).toHaveAccessibleDescription(/Must be in the future\./);
     expect(dialog.getByLabelText('Webhook URL')).toHaveAccessibleDescription(/Enter an http:\/\/ or https:\/\/ URL\./);
+    expect(api.calls('POST')).toHaveLength(0);
+  });
+
+  it('refuses an opening gap out of range, and on a market without sessions next to the condition type', async () => {
+    const { api, dialog } = await openNewAlert();
+    type(dialog, 'Name', 'Gap');
+    await pickSymbol(dialog, 'btc', 'BTCUSDT');
+    fireEvent.change(dialog.getByLabelText('Condition type'), { target: { value: 'opening_gap' } });
+    expect(dialog.getByLabelText('Direction')).toHaveValue('any');
+    type(dialog, 'Gap above (%)', '0');
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Create alert' }));
+
+    expect(dialog.getByLabelText('Condition type')).toHaveAccessibleDescription('An opening gap needs a market with sessions: pick a stock or an ETF.');
+    expect(dialog.getByLabelText('Condition type')).toHaveFocus();
+    expect(dialog.getByLabelText('Gap above (%)')).toHaveAccessibleDescription(expect.stringContaining('Must be above 0 and at most 1000.'));
     expect(api.calls('POST')).toHaveLength(0);
   });
 

@@ -89,7 +89,7 @@ function paramLabel(field: ParamField, family: ConditionFamily): string {
     case 'amount':
       return 'Amount';
     case 'percent':
-      return 'Percent';
+      return family === 'gap' ? 'Gap above (%)' : 'Percent';
     case 'minutes':
       return 'Within (minutes)';
     case 'level':
@@ -140,6 +140,7 @@ const FAMILY_HINTS: Partial<Record<ConditionFamily, Partial<Record<ParamField, s
   atr: { level: 'In price units, or percent of the close.' },
   bb_squeeze: { level: '(upper - lower) / middle, e.g. 0.05.' },
   bb_breakout: { factor: 'Above 1: width now vs. its value then.' },
+  gap: { percent: "The session's first bar's open against the previous session's close, e.g. 2." },
   news: { keywords: 'Comma-separated, up to 10; whole words in the headline or summary, any case.' },
 };
 
@@ -153,6 +154,8 @@ const DECIMAL_FIELDS: ReadonlySet<ParamField> = new Set(['value', 'low', 'high',
 const SHOWN_FIELDS = new Set(['name', 'symbol', 'interval', 'frequency', 'cooldownSeconds', 'expiresAt', 'webhookUrl', 'audioMessage', 'audioVoiceId', 'notifyPush', 'notifyEmail', 'useAudio']);
 
 function isShownField(key: string, state: AlertFormState): boolean {
+  // The condition picker shows what is wrong with the type (an opening gap on a market without sessions).
+  if (key === 'condition.type') return true;
   if (key.startsWith('condition.')) return (FAMILY_FIELDS[familyOf(state.type)] as readonly string[]).includes(key.slice('condition.'.length));
   return SHOWN_FIELDS.has(key);
 }
@@ -294,7 +297,7 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
 
         <fieldset className="alert-fieldset">
           <legend>Condition</legend>
-          <Field label="Condition type">
+          <Field label="Condition type" error={errors['condition.type']}>
             {(props) => (
               <select
                 {...props}

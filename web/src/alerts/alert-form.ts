@@ -9,6 +9,7 @@ import {
   COOLDOWN_SECONDS,
   PERIOD_BARS,
   RSI_LEVEL_BOUNDS,
+  SESSION_MARKET_TYPES,
   VOLATILITY_BOUNDS,
   WEBHOOK_URL_MAX,
   WINDOW_MINUTES,
@@ -62,6 +63,7 @@ export const FAMILY_FIELDS: Readonly<Record<ConditionFamily, readonly ParamField
   atr: ['level', 'unit', 'period'],
   bb_squeeze: ['level', 'period'],
   bb_breakout: ['factor', 'lookback', 'period'],
+  gap: ['percent', 'direction'],
   news: ['scope', 'keywords', 'digest'],
 };
 
@@ -80,6 +82,7 @@ const FAMILY_DEFAULTS: Readonly<Record<ConditionFamily, Partial<Record<ParamFiel
   atr: { level: '', unit: CONDITION_DEFAULTS.atrUnit, period: String(CONDITION_DEFAULTS.atrPeriod) },
   bb_squeeze: { level: '0.05', period: String(CONDITION_DEFAULTS.bollingerPeriod) },
   bb_breakout: { factor: '2', lookback: String(CONDITION_DEFAULTS.breakoutLookback), period: String(CONDITION_DEFAULTS.bollingerPeriod) },
+  gap: { percent: '2', direction: CONDITION_DEFAULTS.gapDirection },
   news: { scope: 'any', keywords: '', digest: 'false' },
 };
 
@@ -299,6 +302,12 @@ export function buildCondition(state: AlertFormState, errors: FieldErrors): Aler
         factor: positiveNumber(p.factor, VOLATILITY_BOUNDS.factor.max, errors, key('factor'), VOLATILITY_BOUNDS.factor.above),
         lookback: wholeNumber(p.lookback, VOLATILITY_BOUNDS.lookback.min, VOLATILITY_BOUNDS.lookback.max, errors, key('lookback')),
       };
+    case 'opening_gap':
+      // Sessions only: the server refuses a crypto (or other sessionless) market under condition.type too.
+      if (state.marketType !== null && !(SESSION_MARKET_TYPES as readonly string[]).includes(state.marketType)) {
+        errors['condition.type'] = 'An opening gap needs a market with sessions: pick a stock or an ETF.';
+      }
+      return { type, percent: positiveNumber(p.percent, VOLATILITY_BOUNDS.gapPercent.max, errors, key('percent')), direction: direction(p.direction) };
     case 'news': {
       const scope = p.scope === 'filings' || p.scope === 'keywords' ? p.scope : 'any';
       const digest = p.digest === 'true';

@@ -145,6 +145,7 @@ describe('condition summaries', () => {
     atr_above: [{ period: 14, unit: 'percent', level: 2.5 }, 'ATR(14) above 2.5% of the close'],
     bollinger_squeeze: [{ period: 20, level: 0.05 }, 'Bollinger width (20) below 0.05'],
     bollinger_breakout: [{ period: 20, factor: 2, lookback: 5 }, 'Bollinger width (20) above 2× its value 5 bars earlier'],
+    opening_gap: [{ percent: 2.5, direction: 'down' }, 'Opening gap of more than 2.5% down against the previous close'],
     news: [{ scope: 'keywords', keywords: ['ETF', 'halving'], digest: true }, 'News naming “ETF”, “halving”, hourly digest'],
   };
 

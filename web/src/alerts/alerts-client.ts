@@ -173,6 +173,10 @@ export function parseCondition(value: unknown): AlertCondition | null {
     const lookback = numberOf(value.lookback) ?? CONDITION_DEFAULTS.breakoutLookback;
     return factor === null ? null : { type, period: period(CONDITION_DEFAULTS.bollingerPeriod), factor, lookback };
   }
+  if (type === 'opening_gap') {
+    const percent = numberOf(value.percent);
+    return percent === null ? null : { type, percent, direction };
+  }
   if (type === 'news') {
     const scope = value.scope === 'filings' || value.scope === 'keywords' ? value.scope : 'any';
     const digest = value.digest === true;
