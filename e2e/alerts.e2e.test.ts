@@ -3,10 +3,9 @@ import { createProducerConnection } from '@tickerbell/jobs';
 import { PRICES_SCHEDULES, storeQuotes, type Quote } from '@tickerbell/jobs/prices';
 import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
-import { linkIn } from '../api/test/support/smtp-capture';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { isApi, recordConsole, submitSignUp, waitUntil } from './support/journey';
+import { isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The alerts journey in real Chromium against the real api, PostgreSQL, Redis and workers: an
@@ -135,18 +134,12 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
   it('signs up, verifies the address from the mail, and signs in', async () => {
     expect(await submitSignUp(page, { name: NAME, email, password: PASSWORD })).toBe(201);
 
-    const mail = await stack.smtp.waitFor(email, /Confirm your email/, 20_000);
-    await page.goto(linkIn(mail, stack.url('/api/auth/verify-email')).toString());
-    await page.waitForURL((url) => url.pathname === '/sign-in' && url.searchParams.get('verified') === '1');
+    await verifyFromMail(page, stack, email);
     const [row]: { id: number; is_verified: boolean }[] = await stack.db.dataSource.query('SELECT id, is_verified FROM users WHERE email = $1', [email]);
     expect(row?.is_verified).toBe(true);
     userId = Number(row?.id);
 
-    const signIn = page.getByRole('form', { name: 'Sign in with email' });
-    await signIn.getByLabel('Email').fill(email);
-    await signIn.getByLabel('Password').fill(PASSWORD);
-    await signIn.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await submitSignIn(page, { email, password: PASSWORD });
   });
 
   it('opens the alerts page, empty, and reads the current BTCUSDT price', async () => {

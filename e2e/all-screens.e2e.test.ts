@@ -5,7 +5,7 @@ import { NOTIFICATION_TYPES } from '@tickerbell/jobs/notifications/shapes';
 import { runSeeds } from '@tickerbell/jobs/seeds';
 import { ARTIFACTS_DIR, launchChromium } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { submitSignUp, waitUntil } from './support/journey';
+import { submitSignIn, submitSignUp, waitUntil } from './support/journey';
 import { concretePaths, routerPaths } from './support/router-paths';
 import { PageProblems, contrastViolations, horizontalOverflow, openScreen } from './support/screen-checks';
 import { buildWebClient } from './support/web-build';
@@ -56,12 +56,7 @@ describe('every screen at 390 and 1440 px in both themes: no sideways scroll, no
     const email = `screens.${Date.now().toString(36)}@example.test`;
     expect(await submitSignUp(page, { name: 'Grace Hopper', email, password: PASSWORD })).toBe(201);
     await stack.db.dataSource.query('UPDATE users SET is_verified = true WHERE email = $1', [email]);
-    await page.goto('/sign-in');
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await submitSignIn(page, { email, password: PASSWORD });
     const made = await page.evaluate(async () => {
       const { csrfToken } = (await (await fetch('/api/auth/csrf')).json()) as { csrfToken: string };
       const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken };

@@ -5,7 +5,7 @@ import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { isApi, recordConsole, submitSignUp, waitUntil } from './support/journey';
+import { isApi, recordConsole, submitSignIn, submitSignUp, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The watchlists and chart screens in real Chromium against the real api, PostgreSQL and Redis:
@@ -111,12 +111,7 @@ describe('watchlists and charts end to end: real Chromium, api, PostgreSQL and R
     userId = Number(row?.id);
     expect(userId).toBeGreaterThan(0);
 
-    await page.goto('/sign-in');
-    const signIn = page.getByRole('form', { name: 'Sign in with email' });
-    await signIn.getByLabel('Email').fill(email);
-    await signIn.getByLabel('Password').fill(PASSWORD);
-    await signIn.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await submitSignIn(page, { email, password: PASSWORD });
   });
 
   it('creates a watchlist and adds BTCUSDT and ETHUSDT through the search box', async () => {

@@ -2,10 +2,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newsJobIds } from '@tickerbell/jobs/news';
 import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
-import { linkIn } from '../api/test/support/smtp-capture';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { isApi, recordConsole, submitSignUp, waitUntil } from './support/journey';
+import { isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The news alert journey in real Chromium against the real api, PostgreSQL, Redis and workers: a
@@ -70,17 +69,11 @@ describe('news alerts end to end: real Chromium, api, workers, PostgreSQL and Re
 
   it('signs up, verifies the address from the mail, and signs in', async () => {
     expect(await submitSignUp(page, { name: NAME, email, password: PASSWORD })).toBe(201);
-    const mail = await stack.smtp.waitFor(email, /Confirm your email/, 20_000);
-    await page.goto(linkIn(mail, stack.url('/api/auth/verify-email')).toString());
-    await page.waitForURL((url) => url.pathname === '/sign-in' && url.searchParams.get('verified') === '1');
+    await verifyFromMail(page, stack, email);
     const [row]: { id: number }[] = await stack.db.dataSource.query('SELECT id FROM users WHERE email = $1', [email]);
     userId = Number(row?.id);
 
-    const signIn = page.getByRole('form', { name: 'Sign in with email' });
-    await signIn.getByLabel('Email').fill(email);
-    await signIn.getByLabel('Password').fill(PASSWORD);
-    await signIn.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await submitSignIn(page, { email, password: PASSWORD });
   });
 
   it('creates a News alert for BTCUSDT in the dialog', async () => {

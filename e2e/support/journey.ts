@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, Response } from 'playwright-core';
+import { linkIn } from '../../api/test/support/smtp-capture';
 import { ARTIFACTS_DIR } from './chromium';
+import type { E2eStack } from './e2e-stack';
 
 /** Matches the answer of one api call (for page.waitForResponse). */
 export const isApi = (pathname: string, method = 'GET') => (response: Response) =>
@@ -42,4 +44,21 @@ export async function submitSignUp(page: Page, account: { name: string; email: s
   const created = page.waitForResponse(isApi('/api/auth/signup', 'POST'));
   await form.getByRole('button', { name: 'Create Account' }).click();
   return (await created).status();
+}
+
+/** Signs in with the email form of the page it is on (or /sign-in) and waits for the dashboard. */
+export async function submitSignIn(page: Page, account: { email: string; password: string }): Promise<void> {
+  if (new URL(page.url(), 'http://x').pathname !== '/sign-in') await page.goto('/sign-in');
+  const form = page.getByRole('form', { name: 'Sign in with email' });
+  await form.getByLabel('Email').fill(account.email);
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}
+
+/** Opens the verification link of the account's confirmation mail and waits for the sign-in page to say it worked. */
+export async function verifyFromMail(page: Page, stack: Pick<E2eStack, 'smtp' | 'url'>, email: string): Promise<void> {
+  const mail = await stack.smtp.waitFor(email, /Confirm your email/, 20_000);
+  await page.goto(linkIn(mail, stack.url('/api/auth/verify-email')).toString());
+  await page.waitForURL((url) => url.pathname === '/sign-in' && url.searchParams.get('verified') === '1');
 }
