@@ -390,17 +390,21 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     const evaluated = async (queues: JobQueues) =>
       (await alertJobs(queues, 'alerts.evaluate')).map((j) => (j.data.ticks as { symbol: string; previous: string | null; current: string }[]).map((t) => [t.symbol, t.previous, t.current]));
     const price = async (prefix: string) => (await latestPrices(redis, prefix, ['BTCUSDT'])).get('BTCUSDT')!.price;
-
-    it('its retry queues them first, with the price each replaced, once; later polls go on from there', async () => {
+    /** A watched BTCUSDT polled at 10:00:00 (price p0), then a poll at 10:00:10 that stored its tick but could not queue its evaluation. */
+    const storedButNotQueued = async () => {
       const clock = fixedClock('2026-11-23T10:00:00Z');
       await watch('BTCUSDT');
       const deps = context(clock, simulated(clock));
       await pollPrices(deps, 'crypto');
       const p0 = await price(deps.prefix);
-
       clock.set('2026-11-23T10:00:10Z');
       deps.queues.refuse = 1;
       await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      return { clock, deps, p0 };
+    };
+
+    it('its retry queues them first, with the price each replaced, once; later polls go on from there', async () => {
+      const { clock, deps, p0 } = await storedButNotQueued();
       // Stored (the gate moved on) but not queued: before the fix, this tick was never evaluated.
       const p1 = await price(deps.prefix);
       expect(p1).not.toBe(p0);
@@ -467,13 +471,7 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     });
 
     it('the catch-up needs only Redis: it runs when PostgreSQL fails the rest of the poll', async () => {
-      const clock = fixedClock('2026-11-23T10:00:00Z');
-      await watch('BTCUSDT');
-      const deps = context(clock, simulated(clock));
-      await pollPrices(deps, 'crypto');
-      clock.set('2026-11-23T10:00:10Z');
-      deps.queues.refuse = 1;
-      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      const { clock, deps } = await storedButNotQueued();
       // A data source whose every query fails, as during a PostgreSQL restart.
       const down = new Proxy(db.dataSource, {
         get: (target, property, receiver) =>
@@ -486,13 +484,7 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
     });
 
     it('ticks stored longer ago than MAX_CATCH_UP_MS are dropped and counted, not evaluated late', async () => {
-      const clock = fixedClock('2026-11-23T10:00:00Z');
-      await watch('BTCUSDT');
-      const deps = context(clock, simulated(clock));
-      await pollPrices(deps, 'crypto');
-      clock.set('2026-11-23T10:00:10Z');
-      deps.queues.refuse = 1;
-      await expect(pollPrices(deps, 'crypto')).rejects.toThrow(/could not be queued/);
+      const { clock, deps } = await storedButNotQueued();
       const p1 = await price(deps.prefix);
       clock.advance(MAX_CATCH_UP_MS + 10_000);
       expect(await pollPrices(deps, 'crypto')).toMatchObject({ updated: 1, evaluateJobs: 1, caughtUp: 0, staleDropped: 1 });
