@@ -58,13 +58,23 @@ describe('GET /api/markets/quotes and /api/markets/:symbol/bars (real Express, P
     });
   });
 
-  it('queues one poll per kind now for known symbols without a quote (not for quoted or unknown ones)', async () => {
+  it('queues one poll per kind now for followed symbols without a quote (not for quoted, unfollowed or unknown ones)', async () => {
     const polls = async () => (await queues.queue('prices').getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) => j.name === 'prices.poll');
     await request(app()).get('/api/markets/quotes').query({ symbols: 'BTCUSDT,NOPE' }).expect(200);
+    // Known but followed by nobody: no poll would fetch them, so none is queued.
+    await request(app()).get('/api/markets/quotes').query({ symbols: 'AAPL,EURUSD,ES,SOLUSDT' }).expect(200);
     expect(await polls()).toHaveLength(0);
+
+    const [{ id: userId }] = await db.dataSource.query(`INSERT INTO users (email) VALUES ('first-quotes@example.test') RETURNING id`);
+    const [{ id: listId }] = await db.dataSource.query(`INSERT INTO watchlists (user_id, name) VALUES ($1, 'Across markets') RETURNING id`, [userId]);
+    await db.dataSource.query(
+      `INSERT INTO watchlist_items (watchlist_id, market_id, "order") SELECT $1, id, row_number() OVER (ORDER BY symbol) FROM markets WHERE symbol = ANY($2)`,
+      [listId, ['AAPL', 'EURUSD', 'ES', 'SOLUSDT']],
+    );
     for (let i = 0; i < 2; i++) await request(app()).get('/api/markets/quotes').query({ symbols: 'BTCUSDT,AAPL,EURUSD,ES,SOLUSDT' }).expect(200);
     expect((await polls()).map((j) => j.data.kind).sort()).toEqual(['crypto', 'stocks']);
     await queues.queue('prices').obliterate({ force: true });
+    await db.dataSource.query(`DELETE FROM users WHERE id = $1`, [userId]);
   });
 
   it('rejects a missing list, more than 100 symbols and malformed symbols', async () => {

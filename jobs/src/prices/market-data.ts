@@ -5,8 +5,11 @@ import type { JobQueues } from '../runtime/job-queues';
 import { latestPrices, type LatestPrice } from './latest-prices.store';
 import { CHART_BARS, requestBarsBackfill } from './price-backfill';
 import { CANDLE_INTERVALS, type CandleInterval } from './price-source';
-import { findMarketBySymbol, storedBars } from './prices.store';
-import { CRYPTO_MARKET_TYPES } from './polled-markets';
+import { findMarketBySymbol, storedBars, watchedOrAlertedMarkets } from './prices.store';
+import { CRYPTO_MARKET_TYPES, STOCK_MARKET_TYPES, UNSOURCED_MARKET_TYPES } from './polled-markets';
+
+/** Every market type some poll covers (unsourced ones with the simulated feed only: the poll decides). */
+const POLLED_MARKET_TYPES = [...CRYPTO_MARKET_TYPES, ...STOCK_MARKET_TYPES, ...UNSOURCED_MARKET_TYPES];
 import { pricesJobIds, type PricePollKind } from './prices.jobs';
 import type { MarketBars } from './prices.shapes';
 
@@ -69,10 +72,11 @@ export async function marketQuotes(redis: Redis, prefix: string, symbols: readon
 }
 
 /**
- * Queues a poll now for the kinds of the asked symbols that have no quote yet, rather than leave
- * a market someone just started to follow without a price until the next scheduled poll (60 s for
- * stocks, FX and futures). One job per kind every 10 s, whoever asks (its id); the poll itself
- * decides what it fetches (followed markets only). Unknown symbols ask for nothing.
+ * Queues a poll now for the kinds of the asked symbols that have no quote yet and that a poll
+ * fetches (watched or alerted: watchedOrAlertedMarkets, the poll's own rule), rather than leave a
+ * market someone just started to follow without a price until the next scheduled poll (60 s for
+ * stocks, FX and futures). One job per kind every 10 s, whoever asks (its id). Symbols nobody
+ * follows, and unknown ones, ask for nothing: no poll would fetch them.
  */
 export async function requestFirstQuotes(
   deps: { dataSource: DataSource; queues: JobQueues; now: Date },
@@ -82,8 +86,8 @@ export async function requestFirstQuotes(
   const quoted = new Set(answered.map((q) => q.symbol));
   const missing = asked.filter((s) => !quoted.has(s));
   if (!missing.length) return [];
-  const rows: { type: string }[] = await deps.dataSource.query('SELECT DISTINCT type FROM markets WHERE symbol = ANY($1)', [missing]);
-  const kinds = [...new Set(rows.map((r): PricePollKind => ((CRYPTO_MARKET_TYPES as readonly string[]).includes(r.type) ? 'crypto' : 'stocks')))];
+  const followed = await watchedOrAlertedMarkets(deps.dataSource, POLLED_MARKET_TYPES, deps.now, missing);
+  const kinds = [...new Set(followed.map((m): PricePollKind => ((CRYPTO_MARKET_TYPES as readonly string[]).includes(m.type) ? 'crypto' : 'stocks')))];
   for (const kind of kinds) await deps.queues.add('prices.poll', { kind }, { jobId: pricesJobIds.firstQuotes(kind, deps.now) });
   return kinds;
 }

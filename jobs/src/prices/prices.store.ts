@@ -82,16 +82,17 @@ export interface PolledMarket {
  * item on any watchlist. Prices read the consumers' tables here (and nothing of their code): what
  * is polled is decided in one query.
  */
-export async function watchedOrAlertedMarkets(db: Db, types: readonly string[], now: Date): Promise<PolledMarket[]> {
-  if (!types.length) return [];
+export async function watchedOrAlertedMarkets(db: Db, types: readonly string[], now: Date, symbols?: readonly string[]): Promise<PolledMarket[]> {
+  if (!types.length || symbols?.length === 0) return [];
   const rows: { id: number; symbol: string; type: string; exchange_id: string | null }[] = await db.query(
     `SELECT m.id, m.symbol, m.type, m.exchange_id
        FROM markets m
       WHERE m.type = ANY($1::varchar[])
+        AND ($3::varchar[] IS NULL OR m.symbol = ANY($3::varchar[]))
         AND (EXISTS (SELECT 1 FROM alerts a WHERE a.market_id = m.id AND a.is_active AND (a.expires_at IS NULL OR a.expires_at > $2))
              OR EXISTS (SELECT 1 FROM watchlist_items w WHERE w.market_id = m.id))
       ORDER BY m.symbol`,
-    [types, now],
+    [types, now, symbols ?? null],
   );
   return rows.map((r) => ({ id: r.id, symbol: r.symbol, type: r.type, exchangeId: r.exchange_id }));
 }
