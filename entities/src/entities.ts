@@ -5,8 +5,12 @@ import { ChatMessage, ChatNotification, ChatRoom, ChatRoomMember, MessageReactio
 import { CotAnalytics, CotFollow, CotInstrument, CotPosition, CotReport } from './cot';
 import { Exchange, ExchangeCalendarDay, ExchangeFollow } from './market-hours';
 import {
+  InsiderFollow,
   InsiderTradingAnalytics,
   InsiderTradingCompany,
+  InsiderTradingFiling,
+  InsiderTradingFilingOwner,
+  InsiderTradingIndexDay,
   InsiderTradingInsider,
   InsiderTradingTransaction,
 } from './insiders';
@@ -76,6 +80,10 @@ export const ENTITIES: Function[] = [
   InsiderTradingInsider,
   InsiderTradingTransaction,
   InsiderTradingAnalytics,
+  InsiderTradingFiling,
+  InsiderTradingFilingOwner,
+  InsiderTradingIndexDay,
+  InsiderFollow,
   // yields
   YieldPool,
   YieldData,

@@ -406,7 +406,8 @@ const EXPECTED_COLUMNS: Record<string, Record<string, string>> = {
     risk_score: 'numeric(12,4)' + NN,
   },
   insider_trading_companies: {
-    ticker: VC(20) + NN,
+    // The spec says unique, not required: funds and private issuers file Form 4s without a symbol.
+    ticker: VC(20),
     company_name: VC(200) + NN,
     cik: VC(10) + NN,
     industry: VC(100),
@@ -429,7 +430,8 @@ const EXPECTED_COLUMNS: Record<string, Record<string, string>> = {
     transaction_date: 'date' + NN,
     transaction_type: VC(20) + NN,
     shares_traded: 'numeric(20,4)' + NN,
-    price_per_share: 'numeric(30,10)' + NN,
+    // Null when a line gives no price (grants, gifts, a footnote only), rather than a 0 that reads as a real price.
+    price_per_share: 'numeric(30,10)',
     total_value: 'numeric(24,2)',
     shares_owned_after: 'numeric(20,4)',
     ownership_percent: 'numeric(7,4)',

@@ -1,9 +1,13 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { InsiderTradingCompany } from './insider-trading-company.entity';
 
 /** A company's insider activity over the 30 days up to analysisDate. */
 @Entity({ name: 'insider_trading_analytics' })
 @Unique('uq_insider_trading_analytics_company_date', ['companyId', 'analysisDate'])
+// Peer scores read one day across companies; the cluster-buy screens read the few cluster rows.
+@Index('ix_insider_trading_analytics_date', ['analysisDate'])
+@Index('ix_insider_trading_analytics_cluster_date', ['analysisDate'], { where: 'is_cluster_buy' })
+@Index('ix_insider_trading_analytics_cluster_company_date', ['companyId', 'analysisDate'], { where: 'is_cluster_buy' })
 export class InsiderTradingAnalytics {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -61,6 +65,32 @@ export class InsiderTradingAnalytics {
 
   @Column({ type: 'boolean', default: false })
   isUnusualActivity: boolean;
+
+  // Open-market purchases and sales (P/S) not under a 10b5-1 plan, USD: the sentiment's inputs.
+  @Column({ type: 'numeric', precision: 24, scale: 2, default: 0 })
+  discretionaryBuyValue: string;
+
+  @Column({ type: 'numeric', precision: 24, scale: 2, default: 0 })
+  discretionarySellValue: string;
+
+  // Distinct insiders with an open-market purchase or sale in the window.
+  @Column({ type: 'integer', default: 0 })
+  distinctInsiders: number;
+
+  // At least 3 distinct insiders bought on the open market in the window (clusterInsiders of them).
+  @Column({ type: 'boolean', default: false })
+  isClusterBuy: boolean;
+
+  @Column({ type: 'integer', default: 0 })
+  clusterInsiders: number;
+
+  // 0..100: the score against the company's own history.
+  @Column({ type: 'numeric', precision: 5, scale: 2, nullable: true })
+  historyPercentile: string | null;
+
+  // The transaction ids the alertReason names.
+  @Column({ type: 'jsonb', nullable: true })
+  reasonTransactionIds: string[] | null;
 
   @Column({ type: 'varchar', length: 20, nullable: true })
   alertLevel: string | null;

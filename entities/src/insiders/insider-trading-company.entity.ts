@@ -8,8 +8,10 @@ export class InsiderTradingCompany {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
-  @Column({ type: 'varchar', length: 20 })
-  ticker: string;
+  // Null for an issuer without a trading symbol (funds, private issuers); unique when set. When a
+  // ticker moves to another CIK (a reused symbol), the store clears it on the company that had it.
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  ticker: string | null;
 
   @Column({ type: 'varchar', length: 200 })
   companyName: string;

@@ -40,6 +40,7 @@ export const USER_OWNED_COLUMNS: readonly UserOwnedColumn[] = [
   // follows
   { table: 'exchange_follows', column: 'user_id', deletion: 'delete' },
   { table: 'cot_follows', column: 'user_id', deletion: 'delete' },
+  { table: 'insider_follows', column: 'user_id', deletion: 'delete' },
   // watchlists (their items go with them) and charts
   { table: 'watchlists', column: 'user_id', deletion: 'delete' },
   { table: 'chart_layouts', column: 'user_id', deletion: 'delete' },

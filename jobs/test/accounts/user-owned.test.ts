@@ -46,6 +46,7 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
     const [{ id: marketId }] = await q<{ id: number }>(`INSERT INTO markets (symbol, name, type) VALUES ('BTCUSDT', 'Bitcoin', 'crypto') RETURNING id`);
     await q(`INSERT INTO exchanges (id, name, location, timezone, open_time, close_time, weekdays) VALUES ('XTST', 'Test', 'Nowhere', 'UTC', '09:00', '17:00', '{1,2,3,4,5}')`);
     const [{ id: instrumentId }] = await q<{ id: number }>(`INSERT INTO cot_instruments (cftc_code, instrument_name) VALUES ('999999', 'Test') RETURNING id`);
+    const [{ id: insiderCompanyId }] = await q<{ id: number }>(`INSERT INTO insider_trading_companies (ticker, company_name, cik) VALUES ('TEST', 'Test Inc.', '0000999999') RETURNING id`);
     const [{ id: roomId }] = await q<{ id: number }>(`INSERT INTO chat_rooms (name) VALUES ('Lobby') RETURNING id`);
     const [{ id: messageId }] = await q<{ id: string }>(`INSERT INTO chat_messages (room_id, message) VALUES ($1, 'Welcome') RETURNING id`, [roomId]);
     const [{ id: predictionMarketId }] = await q<{ id: number }>(`INSERT INTO prediction_markets (polymarket_id, question) VALUES ('pm-1', 'Will it?') RETURNING id`);
@@ -75,6 +76,7 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
       'push_subscriptions.user_id': (u) => q(`INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, 'p', 'a')`, [u, `https://push.example.com/${u}`]),
       'exchange_follows.user_id': (u) => q(`INSERT INTO exchange_follows (user_id, exchange_id) VALUES ($1, 'XTST')`, [u]),
       'cot_follows.user_id': (u) => q(`INSERT INTO cot_follows (user_id, instrument_id) VALUES ($1, $2)`, [u, instrumentId]),
+      'insider_follows.user_id': (u) => q(`INSERT INTO insider_follows (user_id, company_id) VALUES ($1, $2)`, [u, insiderCompanyId]),
       'watchlists.user_id': async (u) => {
         const [{ id }] = await q<{ id: number }>(`INSERT INTO watchlists (user_id, name) VALUES ($1, 'Main') RETURNING id`, [u]);
         await q(`INSERT INTO watchlist_items (watchlist_id, market_id) VALUES ($1, $2)`, [id, marketId]);
