@@ -4,6 +4,8 @@ import { NewsItem } from './news-item.entity';
 
 /** A news item is about a market: what in it matched (the ticker, a cashtag, the name, the filer's CIK). */
 @Entity({ name: 'news_item_markets' })
+// The poll's outbox: links not yet told to the consumers (news alerts).
+@Index('ix_news_item_markets_unannounced', ['newsItemId'], { where: '"announced_at" IS NULL' })
 export class NewsItemMarket {
   @PrimaryColumn({ type: 'integer' })
   newsItemId: number;
@@ -24,4 +26,8 @@ export class NewsItemMarket {
   // ticker | cashtag | name | cik
   @Column({ type: 'varchar', length: 10 })
   matchedBy: string;
+
+  // When the consumers were told (null: not yet; the poll's retry or the next poll tells them).
+  @Column({ type: 'timestamptz', nullable: true })
+  announcedAt: Date | null;
 }

@@ -168,10 +168,10 @@ export async function insertAlertLogs(manager: EntityManager, logs: readonly New
   );
 }
 
-/** Sets the alerts' last trigger, and deactivates those whose firing ends them (`once`). */
+/** Sets the alerts' last trigger (never backwards: a late digest of an earlier hour keeps a later trigger), and deactivates those whose firing ends them (`once`). */
 export async function markAlertsTriggered(manager: EntityManager, fired: readonly { id: number; at: Date; deactivate: boolean }[]): Promise<void> {
   await manager.query(
-    `UPDATE alerts a SET last_triggered = u.at, is_active = a.is_active AND NOT u.deactivate
+    `UPDATE alerts a SET last_triggered = GREATEST(a.last_triggered, u.at), is_active = a.is_active AND NOT u.deactivate
      FROM unnest($1::int[], $2::timestamptz[], $3::boolean[]) AS u(id, at, deactivate) WHERE a.id = u.id`,
     [fired.map((f) => f.id), fired.map((f) => f.at), fired.map((f) => f.deactivate)],
   );

@@ -242,16 +242,49 @@ export function digestHour(now: Date): { start: Date; end: Date } {
 }
 
 /**
- * alerts.news-digest (every hour at :00): for each active digest alert, the items linked to its
- * market that were fetched during the last full UTC hour (and not before the alert existed) and
- * that its scope admits; one firing listing them, key `{id}:digest:{hour start ISO}`, at the
- * hour's end. Frequency and cooldown do not apply to digests; an hour without items sends nothing.
+ * Full UTC hours a digest run looks back over. A run missed while the workers were down (or a run
+ * that failed every attempt) is sent by a later one within this many hours; an hour already sent
+ * is a no-op (its firing key exists).
  */
-export async function sendNewsDigests(context: JobContext): Promise<NewsAlertsResult & { hourStart: string }> {
+export const DIGEST_CATCH_UP_HOURS = 6;
+
+/** The hours a digest run at `now` covers, oldest first: the last DIGEST_CATCH_UP_HOURS full hours. */
+export function digestHours(now: Date): { start: Date; end: Date }[] {
+  const newest = digestHour(now);
+  return Array.from({ length: DIGEST_CATCH_UP_HOURS }, (_, i) => {
+    const back = (DIGEST_CATCH_UP_HOURS - 1 - i) * HOUR_MS;
+    return { start: new Date(newest.start.getTime() - back), end: new Date(newest.end.getTime() - back) };
+  });
+}
+
+/**
+ * alerts.news-digest (every hour at :00): the digest of every hour of digestHours(now), oldest
+ * first, so a missed run's hour is still sent (late) by the next run. Answers the sums over the
+ * hours, with the newest hour's start.
+ */
+export async function sendNewsDigests(context: JobContext): Promise<NewsAlertsResult & { hourStart: string; hoursSent: number }> {
+  const total = { candidates: 0, fired: 0, requeued: 0, hourStart: '', hoursSent: 0 };
+  for (const hour of digestHours(context.clock.now())) {
+    const result = await sendNewsDigestOfHour(context, hour);
+    total.candidates += result.candidates;
+    total.fired += result.fired;
+    total.requeued += result.requeued;
+    if (result.fired) total.hoursSent++;
+    total.hourStart = hour.start.toISOString();
+  }
+  return total;
+}
+
+/**
+ * One hour's digests: for each active digest alert, the items linked to its market that were
+ * fetched during the hour (and not before the alert existed) and that its scope admits; one firing
+ * listing them, key `{id}:digest:{hour start ISO}`, at the hour's end. Frequency and cooldown do
+ * not apply to digests; an hour without items sends nothing.
+ */
+async function sendNewsDigestOfHour(context: JobContext, hour: { start: Date; end: Date }): Promise<NewsAlertsResult> {
   const now = context.clock.now();
-  const hour = digestHour(now);
   const alerts = await digestNewsAlerts(context.dataSource, hour.end);
-  const result = { candidates: 0, fired: 0, requeued: 0, hourStart: hour.start.toISOString() };
+  const result: NewsAlertsResult = { candidates: 0, fired: 0, requeued: 0 };
   if (!alerts.length) return result;
   const itemsByMarket = await newsItemsFetchedBetween(context.dataSource, [...new Set(alerts.map((a) => a.market_id))], hour.start, hour.end);
   const withItems = alerts.filter((a) => itemsByMarket.has(a.market_id));

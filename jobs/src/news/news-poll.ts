@@ -3,7 +3,7 @@ import type { Clock } from '../runtime/clock';
 import { recordSourceHealth } from '../sources/source-health';
 import type { NewsFetch, NewsSource } from './feeds.client';
 import { buildNewsIndex, matchNewsItem, type NewsMatch } from './news-matching';
-import { marketsForNewsMatching, saveNewsMatches, trimNewsHistory, upsertNewsItems } from './news.store';
+import { markNewsLinksAnnounced, marketsForNewsMatching, saveNewsMatches, trimNewsHistory, unannouncedNewsLinks, upsertNewsItems } from './news.store';
 
 export interface NewsPollDeps {
   dataSource: DataSource;
@@ -81,4 +81,26 @@ export async function pollNewsSource(
     const trimmed = await trimNewsHistory(manager, source.name, options.keep);
     return { source: source.name, fetched: fetched.items.length, skipped: fetched.skipped, added: added.length, matches, trimmed, linked };
   });
+}
+
+/**
+ * Tells `tell` (the consumers) of every link of the source not announced yet, one call per poll
+ * instant, and marks each group once told. The links are written unannounced by the poll's
+ * transaction, so a consumer that throws (a failed enqueue) leaves them for the poll's retry or the
+ * next poll: a new item's link is told at least once, and the consumers' jobs are idempotent.
+ */
+export async function announceNewsLinks(deps: NewsPollDeps, source: string, tell: (linked: NewsLinked) => Promise<void>): Promise<number> {
+  const rows = await unannouncedNewsLinks(deps.dataSource, source);
+  const groups = new Map<number, NewsLinked>();
+  for (const row of rows) {
+    const at = new Date(row.fetchedAt);
+    const group = groups.get(at.getTime()) ?? { at, links: [] };
+    group.links.push({ newsItemId: row.newsItemId, marketId: row.marketId });
+    groups.set(at.getTime(), group);
+  }
+  for (const group of groups.values()) {
+    await tell(group);
+    await markNewsLinksAnnounced(deps.dataSource, group.links, deps.clock.now());
+  }
+  return rows.length;
 }

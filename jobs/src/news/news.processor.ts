@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobContext } from '../runtime/job-handler';
 import { defineHandler } from '../runtime/job-handler';
 import type { NewsSource } from './feeds.client';
-import { pollNewsSource, type NewsLinked } from './news-poll';
+import { announceNewsLinks, pollNewsSource, type NewsLinked } from './news-poll';
 import { newsJobIds } from './news.jobs';
 
 export interface NewsHandlerDeps {
@@ -17,8 +17,9 @@ export interface NewsHandlerDeps {
 /** A feature that acts on new news items linked to markets. */
 export interface NewsConsumer {
   /**
-   * Called after a poll's transaction with the links it wrote; it should only queue work. A throw
-   * fails the poll job, but its retry adds no items, so a consumer's own job must not be lost to it.
+   * Called after a poll's transaction with the links not told yet (grouped by poll instant); it
+   * should only queue work, idempotently. A throw fails the poll job and leaves the links untold:
+   * the retry (or the next poll) tells them again.
    */
   newsLinked(linked: NewsLinked, context: JobContext): Promise<void>;
 }
@@ -37,10 +38,15 @@ export function createNewsHandlers(deps: NewsHandlerDeps) {
       const source = deps.sources(context).find((s) => s.name === name);
       // A source removed from the configuration since the job was queued: nothing to retry.
       if (!source) throw new UnrecoverableError(`No news source ${name} in this configuration`);
-      const { linked, ...outcome } = await pollNewsSource({ dataSource: context.dataSource, clock: context.clock }, source, { keep: deps.keep });
-      context.logger.info({ ...outcome }, 'news: polled');
-      if (linked.links.length) for (const consumer of deps.consumers) await consumer.newsLinked(linked, context);
-      return outcome;
+      const poll = { dataSource: context.dataSource, clock: context.clock };
+      const { linked, ...outcome } = await pollNewsSource(poll, source, { keep: deps.keep });
+      // This poll's links and any an earlier failed poll left untold (the outbox).
+      const announced = await announceNewsLinks(poll, source.name, async (linked) => {
+        for (const consumer of deps.consumers) await consumer.newsLinked(linked, context);
+      });
+      const result = { ...outcome, linked: linked.links.length, announced };
+      context.logger.info(result, 'news: polled');
+      return result;
     }),
   ];
 }

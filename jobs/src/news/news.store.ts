@@ -76,6 +76,28 @@ export async function saveNewsMatches(db: Db, matches: readonly { newsItemId: nu
   return inserted.length;
 }
 
+/** The links of a source's items that the consumers have not been told of yet (the poll's outbox), oldest poll first. */
+export function unannouncedNewsLinks(db: Db, source: string): Promise<{ newsItemId: number; marketId: number; fetchedAt: Date }[]> {
+  return db.query(
+    `SELECT l.news_item_id AS "newsItemId", l.market_id AS "marketId", n.fetched_at AS "fetchedAt"
+     FROM news_item_markets l JOIN news_items n ON n.id = l.news_item_id
+     WHERE l.announced_at IS NULL AND n.source = $1
+     ORDER BY n.fetched_at, l.news_item_id, l.market_id`,
+    [source],
+  );
+}
+
+/** Marks links as told to the consumers. */
+export async function markNewsLinksAnnounced(db: Db, links: readonly { newsItemId: number; marketId: number }[], at: Date): Promise<void> {
+  if (!links.length) return;
+  await db.query(
+    `UPDATE news_item_markets l SET announced_at = $3
+     FROM unnest($1::int[], $2::int[]) AS t(news_item_id, market_id)
+     WHERE l.news_item_id = t.news_item_id AND l.market_id = t.market_id AND l.announced_at IS NULL`,
+    [links.map((l) => l.newsItemId), links.map((l) => l.marketId), at],
+  );
+}
+
 /** Every market, as matching reads it. */
 export function marketsForNewsMatching(db: Db): Promise<MatchableMarket[]> {
   return db.query('SELECT id, symbol, name, type, cik FROM markets ORDER BY id');

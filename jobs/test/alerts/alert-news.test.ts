@@ -133,9 +133,27 @@ describe('news alerts (real PostgreSQL and Redis, the recorded Decrypt feed)', (
     expect(written).toHaveLength(2);
     expect(written[0]).toMatchObject({ activity_type: 'MARKET_ALERT_NEWS', details: { digest: true, hourStart: '2025-12-12T22:00:00.000Z' } });
     expect((written[0].details.items as unknown[]).length).toBe(items.length);
-    // The next hour has nothing new.
+    // The next hour has nothing new (the run looks back over 22:00 again: sent, so nothing).
     h.clock.set(new Date('2025-12-13T00:00:00Z'));
-    expect(await sendNewsDigests(h.context)).toMatchObject({ fired: 0, candidates: 0 });
+    expect(await sendNewsDigests(h.context)).toMatchObject({ fired: 0 });
+    expect(await notifications()).toHaveLength(2);
+  });
+
+  it('digest: an hour whose run was missed (workers down at 23:00) is sent late by the next run, once', async () => {
+    const digest = await h.alert(userId, 'BTCUSDT', { type: 'news', scope: 'any', digest: true }, { frequency: 'every_time' });
+    await db.dataSource.query(`UPDATE alerts SET created_at = '2025-12-12T22:00:00Z'`);
+    await pollDecrypt();
+    // No run at 23:00, 00:00 or 01:00; the workers are back for the 02:00 run.
+    h.clock.set(new Date('2025-12-13T02:00:00Z'));
+    expect(await sendNewsDigests(h.context)).toMatchObject({ hourStart: '2025-12-13T01:00:00.000Z', fired: 1, hoursSent: 1 });
+    expect((await h.logs(digest)).map((l) => [l.dedupe_key, l.triggered_at])).toEqual([[`${digest}:digest:2025-12-12T22:00:00.000Z`, new Date('2025-12-12T23:00:00Z')]]);
+    h.clock.set(new Date('2025-12-13T03:00:00Z'));
+    expect(await sendNewsDigests(h.context)).toMatchObject({ fired: 0 });
+    expect(await notifications()).toHaveLength(1);
+    // Past the look-back (6 full hours), the hour is no longer sent.
+    await db.dataSource.query('TRUNCATE alert_logs, notifications CASCADE');
+    h.clock.set(new Date('2025-12-13T05:00:00Z'));
+    expect(await sendNewsDigests(h.context)).toMatchObject({ fired: 0 });
   });
 
   it('the digest runs every hour at :00 UTC', () => {

@@ -168,6 +168,35 @@ describe('news jobs (PostgreSQL, Redis)', () => {
     expect(await poll.run({ source: 'sec-edgar' } as never, context)).toMatchObject({ added: 200 });
     await expect(poll.run({ source: 'feed:gone.example/rss' } as never, context)).rejects.toThrow(UnrecoverableError);
   });
+
+  it('a consumer that fails after the poll committed (a failed enqueue) is told the same links again by the retry, and then never again', async () => {
+    await db.dataSource.query('TRUNCATE news_items CASCADE');
+    await db.dataSource.query(`INSERT INTO markets (symbol, name, type) VALUES ('BTCUSDT', 'Bitcoin / Tether', 'crypto') ON CONFLICT DO NOTHING`);
+    const count = async (sql: string) => Number((await db.dataSource.query(sql))[0].n);
+    const told: { at: string; links: number }[] = [];
+    let failNext = true;
+    const consumer = {
+      async newsLinked(linked: { at: Date; links: unknown[] }) {
+        if (failNext) {
+          failNext = false;
+          throw new Error('Redis: connection lost');
+        }
+        told.push({ at: linked.at.toISOString(), links: linked.links.length });
+      },
+    };
+    const [, poll] = createNewsHandlers({ sources: () => [DECRYPT()], keep: 500, consumers: [consumer] });
+    const context = { dataSource: db.dataSource, queues, redis, clock, logger };
+    await expect(poll.run({ source: 'feed:decrypt.co/feed' } as never, context)).rejects.toThrow('connection lost');
+    const links = await count(`SELECT count(*) AS n FROM news_item_markets`);
+    expect(links).toBeGreaterThan(0);
+    expect(await count(`SELECT count(*) AS n FROM news_item_markets WHERE announced_at IS NULL`)).toBe(links);
+    // The retry stores nothing new but tells the links the failed attempt left, at the first poll's instant.
+    expect(await poll.run({ source: 'feed:decrypt.co/feed' } as never, context)).toMatchObject({ added: 0, linked: 0, announced: links });
+    expect(told).toEqual([{ at: '2026-01-12T16:30:00.000Z', links }]);
+    expect(await count(`SELECT count(*) AS n FROM news_item_markets WHERE announced_at IS NULL`)).toBe(0);
+    expect(await poll.run({ source: 'feed:decrypt.co/feed' } as never, context)).toMatchObject({ announced: 0 });
+    expect(told).toHaveLength(1);
+  });
 });
 
 describe('news configuration', () => {
