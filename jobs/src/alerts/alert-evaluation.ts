@@ -15,13 +15,15 @@ import {
 import { alertIndexFor } from './alert-index-cache';
 import type { IndexedAlert } from './alert-index';
 import { historyPoints } from './alert-price-history';
-import { barsUpTo, lastCloseIn } from './alert-bars.store';
+import { barsUpTo, lastCloseIn, StoredBarCache } from './alert-bars.store';
 import { loadExchangeCalendars, type ExchangeCalendar } from '../market-hours';
 import { DEFAULT_STOCK_EXCHANGE } from '../prices/polled-markets';
 import { SESSION_MARKET_TYPES } from './alerts.shapes';
 import { previousCloseWindow, sessionOpenedBy, type OpeningGap } from './opening-gap';
 import { priceAlertMessage, technicalAlertMessage } from './alert-message';
-import { isVolatilityConditionMet, ohlcReader, volatilityAlertMessage, type VolatilityContext } from './volatility-conditions';
+import { isVolatilityConditionMet, volatilityAlertMessage, volatilityBarsRead, type VolatilityContext } from './volatility-conditions';
+import type { AlertIndexCache } from './alert-index-cache';
+import type { VolatilityCondition } from './alerts.shapes';
 import { triggerAlerts, type FiringKey, type TriggerCandidate, type TriggerResult } from './alert-triggers';
 
 /**
@@ -90,6 +92,23 @@ export async function evaluatePriceTicks(payload: JobPayload<'alerts.evaluate'>,
   return triggerAlerts(candidates, keys, cache, context);
 }
 
+/**
+ * The volatility conditions' bars of a worker process (per alert index, so per process and
+ * database), kept between bar closes: a bar close converts only the bars new or rewritten since.
+ */
+const storedBarCaches = new WeakMap<AlertIndexCache, StoredBarCache>();
+
+export function storedBarCacheOf(cache: AlertIndexCache): StoredBarCache {
+  let bars = storedBarCaches.get(cache);
+  if (!bars) storedBarCaches.set(cache, (bars = new StoredBarCache()));
+  return bars;
+}
+
+/** The bars a technical condition of a bar close reads: volatility ones what they read, indicators their need and the margin. */
+function barsRead(condition: TechnicalCondition): number {
+  return isVolatilityCondition(condition) ? volatilityBarsRead(condition) : barsNeeded(condition) + TECHNICAL_BARS_MARGIN;
+}
+
 /** The instant a bar closed (its last millisecond, as the sources' closeTime). */
 export function barCloseTime(openTime: Date, interval: CandleInterval): Date {
   return new Date(openTime.getTime() + INTERVAL_MS[interval] - 1);
@@ -108,6 +127,9 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
 
   const candidates: TriggerCandidate[] = [];
   const keys: FiringKey[] = [];
+  const barCache = storedBarCacheOf(cache);
+  const now = context.clock.now().getTime();
+  barCache.sweep(now);
   // Exchange calendars of opening_gap alerts' markets, loaded once per job.
   const calendars = new Map<string, Promise<ExchangeCalendar | null>>();
   const calendarOf = (exchangeId: string) => {
@@ -121,16 +143,23 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
     keys.push({ symbol: bar.symbol, at, interval: bar.interval });
     const alerts = index.technicalAlerts(bar.symbol).filter((a) => cache.intervalOf(a.id) === bar.interval && isTechnicalCondition(a.condition));
     if (!alerts.length) continue;
-    const needed = Math.max(...alerts.map((a) => barsNeeded(a.condition as TechnicalCondition))) + TECHNICAL_BARS_MARGIN;
-    const stored = await barsUpTo(context.dataSource, bar.symbol, bar.interval, openTime, needed);
+    const conditions = alerts.map((a) => a.condition as TechnicalCondition);
+    const stored = await barsUpTo(context.dataSource, bar.symbol, bar.interval, openTime, Math.max(...conditions.map(barsRead)));
     if (stored.newestOpenTime?.getTime() !== openTime.getTime()) {
       context.logger.warn({ symbol: bar.symbol, interval: bar.interval, openTime: bar.openTime }, 'closed bar not stored: technical alerts skipped');
       continue;
     }
-    const closes = stored.bars.map((b) => b.close);
-    const price = closes[closes.length - 1];
-    // Volatility conditions read all four prices as doubles (derived values), converted as far as they read.
-    const ohlcBars = ohlcReader(stored.bars);
+    const rows = stored.rows; // newest first
+    const price = rows[0].close;
+    // Indicator conditions read the closes as decimal strings, oldest first (built once, if one reads them).
+    let closeStrings: string[] | undefined;
+    const closes = () => (closeStrings ??= rows.map((r) => r.close).reverse());
+    // Volatility conditions read doubles from the process's columns of this symbol's interval, aligned
+    // with these rows on every read (the re-check runs after other jobs may have aligned them with theirs).
+    const volatilityBars = conditions.filter(isVolatilityCondition).map(volatilityBarsRead);
+    const columnsSize = volatilityBars.length ? Math.max(...volatilityBars) : 0;
+    const columns = (condition: VolatilityCondition) =>
+      barCache.columnsFor(bar.symbol, bar.interval, INTERVAL_MS[bar.interval], rows, Math.max(columnsSize, volatilityBarsRead(condition)), now);
     let gap: OpeningGap | null = null;
     if (alerts.some((a) => a.condition.type === 'opening_gap') && (SESSION_MARKET_TYPES as readonly string[]).includes(stored.marketType ?? '')) {
       const calendar = await calendarOf(stored.exchangeId ?? DEFAULT_STOCK_EXCHANGE);
@@ -138,16 +167,16 @@ export async function evaluateClosedBars(payload: JobPayload<'alerts.evaluate-ba
       if (opened) {
         const window = previousCloseWindow(opened.previous, bar.interval);
         const previousClose = await lastCloseIn(context.dataSource, bar.symbol, bar.interval, window.from, window.before);
-        if (previousClose !== null) gap = { open: Number(stored.bars[stored.bars.length - 1].open), previousClose: Number(previousClose) };
+        if (previousClose !== null) gap = { open: Number(rows[0].open), previousClose: Number(previousClose) };
       }
     }
     const volatility: VolatilityContext = { interval: bar.interval, marketType: stored.marketType ?? '', gap };
     const met = (condition: TechnicalCondition) =>
-      isVolatilityCondition(condition) ? isVolatilityConditionMet(condition, ohlcBars(condition), volatility) : isTechnicalConditionMet(condition, closes);
+      isVolatilityCondition(condition) ? isVolatilityConditionMet(condition, columns(condition), volatility) : isTechnicalConditionMet(condition, closes());
     const message = (condition: TechnicalCondition) =>
       isVolatilityCondition(condition)
-        ? volatilityAlertMessage(bar.symbol, condition, ohlcBars(condition), volatility)
-        : technicalAlertMessage(bar.symbol, bar.interval, condition, closes);
+        ? volatilityAlertMessage(bar.symbol, condition, columns(condition), volatility)
+        : technicalAlertMessage(bar.symbol, bar.interval, condition, closes());
     for (const alert of alerts) {
       if (!met(alert.condition as TechnicalCondition)) continue;
       candidates.push({

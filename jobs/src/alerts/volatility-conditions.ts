@@ -1,7 +1,17 @@
 import type { CandleInterval } from '../prices/prices.shapes';
 import { BOLLINGER_DEVIATIONS, VOLATILITY_CONDITIONS, type AlertCondition, type VolatilityCondition } from './alerts.shapes';
 import type { OpeningGap } from './opening-gap';
-import { atr, bollingerWidth, periodsPerYear, realisedVolatility, type OhlcBar } from './volatility-indicators';
+import {
+  atrOver,
+  bollingerWidthAt,
+  columnsOf,
+  periodsPerYear,
+  PRICE_FIELDS,
+  PriceColumns,
+  realisedVolatilityAt,
+  realisedVolatilityWindow,
+  type OhlcBar,
+} from './volatility-indicators';
 
 /**
  * Volatility conditions on the closed bars of an alert's interval (oldest first), as pure functions:
@@ -78,50 +88,77 @@ export function gapPercent(gap: OpeningGap): number | null {
   return round8(((gap.open - gap.previousClose) * 100) / gap.previousClose);
 }
 
-function last(series: readonly (number | null)[], back = 0): number | null {
-  const value = series[series.length - 1 - back];
-  return value === undefined || value === null || !Number.isFinite(value) ? null : value;
-}
-
-/** The measure of a volatility condition on the bars, or null while the bars do not define it. */
 /** How many of the newest bars a condition reads when more are stored (at least what it needs). */
 export function volatilityBarsRead(condition: VolatilityCondition): number {
   return condition.type === 'atr_above' ? condition.period * ATR_HISTORY_PERIODS : volatilityBarsNeeded(condition);
 }
 
-export function measureVolatility(condition: VolatilityCondition, bars: readonly OhlcBar[], context: VolatilityContext): VolatilityMeasure | null {
-  const needed = volatilityBarsNeeded(condition);
-  if (bars.length < needed) return null;
-  // Realised volatility and the bands read only their window; ATR its ATR_HISTORY_PERIODS periods.
-  const read = volatilityBarsRead(condition);
-  if (bars.length > read) bars = bars.slice(-read);
-  const closes = bars.map((b) => b.close);
+const ATR_FIELDS = PRICE_FIELDS.high | PRICE_FIELDS.low | PRICE_FIELDS.close | PRICE_FIELDS.trueRange;
+
+/**
+ * The columns (PRICE_FIELDS bits) a condition reads: realised volatility the closes' log returns,
+ * ATR the true ranges (and the first bar's high and low, the last close), the bands the closes, a
+ * gap none (its context).
+ */
+export function volatilityFieldsRead(condition: VolatilityCondition): number {
+  switch (condition.type) {
+    case 'volatility_above':
+    case 'volatility_spike':
+      return PRICE_FIELDS.logReturn;
+    case 'atr_above':
+      return ATR_FIELDS;
+    case 'bollinger_squeeze':
+    case 'bollinger_breakout':
+      return PRICE_FIELDS.close;
+    case 'opening_gap':
+      return 0;
+  }
+}
+
+function finite(value: number | null): number | null {
+  return value === null || !Number.isFinite(value) ? null : value;
+}
+
+/**
+ * The measure of a volatility condition on the bars (oldest first), or null while the bars do not
+ * define it. It reads the newest volatilityBarsRead bars (ATR: its ATR_HISTORY_PERIODS periods, or
+ * all the bars when fewer are stored; the others exactly their window) and computes only the values
+ * the condition compares (volatility-indicators.ts, the `...At` functions): the same doubles the
+ * indicator series over those bars end with.
+ */
+export function measureVolatility(condition: VolatilityCondition, bars: readonly OhlcBar[] | PriceColumns, context: VolatilityContext): VolatilityMeasure | null {
+  const columns = bars instanceof PriceColumns ? bars : columnsOf(bars);
+  const length = columns.length;
+  if (length < volatilityBarsNeeded(condition)) return null;
+  const read = Math.min(length, volatilityBarsRead(condition));
+  const fields = volatilityFieldsRead(condition);
+  if (fields) columns.load(read, fields);
+  const closes = columns.close;
+  // One past the newest bar.
+  const end = columns.start + length;
   switch (condition.type) {
     case 'volatility_above': {
-      const v = last(realisedVolatility(closes, condition.period, periodsPerYear(context.interval, context.marketType)));
+      const v = finite(realisedVolatilityAt(columns.logReturn, end, condition.period, periodsPerYear(context.interval, context.marketType)));
       if (v === null) return null;
       const value = round8(v);
       return { value, threshold: condition.level, met: value > condition.level };
     }
     case 'volatility_spike': {
-      const series = realisedVolatility(closes, condition.period, periodsPerYear(context.interval, context.marketType));
-      const window = series.slice(-condition.longPeriod);
-      if (window.some((v) => v === null)) return null;
-      const mean = (window as number[]).reduce((sum, v) => sum + v, 0) / window.length;
-      const value = round8(window[window.length - 1] as number);
-      const threshold = round8(condition.factor * mean);
-      return { value, threshold, reference: round8(mean), met: value > threshold };
+      const window = realisedVolatilityWindow(columns.logReturn, end, condition.period, condition.longPeriod, periodsPerYear(context.interval, context.marketType));
+      const value = round8(window.last);
+      const threshold = round8(condition.factor * window.mean);
+      return { value, threshold, reference: round8(window.mean), met: value > threshold };
     }
     case 'atr_above': {
-      const a = last(atr(bars, condition.period));
+      const a = finite(atrOver(columns.high, columns.low, columns.trueRange, end - read, end, condition.period));
       if (a === null) return null;
-      const close = closes[closes.length - 1];
+      const close = closes[end - 1];
       if (condition.unit === 'percent' && !(close > 0)) return null;
       const value = round8(condition.unit === 'percent' ? (a * 100) / close : a);
       return { value, threshold: condition.level, met: value > condition.level };
     }
     case 'bollinger_squeeze': {
-      const w = last(bollingerWidth(closes, condition.period, BOLLINGER_DEVIATIONS));
+      const w = finite(bollingerWidthAt(closes, end, condition.period, BOLLINGER_DEVIATIONS));
       if (w === null) return null;
       const value = round8(w);
       return { value, threshold: condition.level, met: value < condition.level };
@@ -135,9 +172,8 @@ export function measureVolatility(condition: VolatilityCondition, bars: readonly
       return { value, threshold: percent, reference: context.gap.previousClose, met };
     }
     case 'bollinger_breakout': {
-      const widths = bollingerWidth(closes, condition.period, BOLLINGER_DEVIATIONS);
-      const now = last(widths);
-      const before = last(widths, condition.lookback);
+      const now = finite(bollingerWidthAt(closes, end, condition.period, BOLLINGER_DEVIATIONS));
+      const before = finite(bollingerWidthAt(closes, end - condition.lookback, condition.period, BOLLINGER_DEVIATIONS));
       if (now === null || before === null) return null;
       const value = round8(now);
       const threshold = round8(condition.factor * before);
@@ -146,32 +182,7 @@ export function measureVolatility(condition: VolatilityCondition, bars: readonly
   }
 }
 
-/** A bar's prices as the database returns them (decimal strings). */
-export interface DecimalBar {
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-}
-
-/**
- * The stored bars of one symbol as doubles, converted lazily from the newest back and only as far
- * as a condition reads (volatilityBarsRead): at a bar close of thousands of
- * symbols the conversion would otherwise cost more than the measures.
- */
-export function ohlcReader(stored: readonly DecimalBar[]): (condition: VolatilityCondition) => OhlcBar[] {
-  let tail: OhlcBar[] = [];
-  return (condition) => {
-    const wanted = Math.min(stored.length, volatilityBarsRead(condition));
-    if (wanted > tail.length) {
-      const missing = stored.slice(stored.length - wanted, stored.length - tail.length);
-      tail = [...missing.map((b) => ({ open: Number(b.open), high: Number(b.high), low: Number(b.low), close: Number(b.close) })), ...tail];
-    }
-    return tail;
-  };
-}
-
-export function isVolatilityConditionMet(condition: VolatilityCondition, bars: readonly OhlcBar[], context: VolatilityContext): boolean {
+export function isVolatilityConditionMet(condition: VolatilityCondition, bars: readonly OhlcBar[] | PriceColumns, context: VolatilityContext): boolean {
   return measureVolatility(condition, bars, context)?.met ?? false;
 }
 
@@ -194,7 +205,7 @@ function shownPrice(value: number): string {
  * "BTCUSDT 1h realised volatility 84.2 % is above 60 %": what a firing says, the measured value and
  * its threshold first; null when the bars do not define the measure.
  */
-export function volatilityAlertMessage(symbol: string, condition: VolatilityCondition, bars: readonly OhlcBar[], context: VolatilityContext): string | null {
+export function volatilityAlertMessage(symbol: string, condition: VolatilityCondition, bars: readonly OhlcBar[] | PriceColumns, context: VolatilityContext): string | null {
   const m = measureVolatility(condition, bars, context);
   if (!m) return null;
   const head = `${symbol} ${context.interval}`;
