@@ -24,6 +24,11 @@ export const QUEUES = {
   prices: { description: 'Price polling (crypto every 10 s, stocks every 60 s while open), bars, price updates', concurrency: 2 },
   alerts: { description: 'Alert evaluation on price updates and closed bars, trigger writes, webhooks, expiry', concurrency: 4 },
   news: { description: 'News polling: RSS/Atom feeds and the SEC current filings, stored, deduplicated and matched to markets', concurrency: 2 },
+  insiders: {
+    description: 'Insider trades (SEC Form 4): feed polling, daily-index catch-up, filing fetches and imports, analytics and alerts',
+    // Fetches wait on the SEC budget shared in Redis, not on this process.
+    concurrency: 4,
+  },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof QUEUES;

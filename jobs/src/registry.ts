@@ -7,6 +7,7 @@ import { notificationsJobs } from './notifications/notifications.jobs';
 import { pricesJobs } from './prices/prices.jobs';
 import { alertsJobs } from './alerts/alerts.jobs';
 import { newsJobs } from './news/news.jobs';
+import { insidersJobs } from './insiders/insiders.jobs';
 
 /**
  * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
@@ -21,6 +22,7 @@ export const JOBS = {
   ...pricesJobs,
   ...alertsJobs,
   ...newsJobs,
+  ...insidersJobs,
 };
 
 export type JobName = keyof typeof JOBS;

@@ -6,6 +6,7 @@ import { ConfigError, JobQueues, commonEnvSchema, createProducerConnection, pars
 import { runSeeds } from '@tickerbell/jobs/seeds';
 import { CliError } from './cli-error';
 import { registerCotCommands } from './cot.command';
+import { registerInsidersCommands } from './insiders.command';
 import { registerAccountsCommands } from './accounts.command';
 import { registerMarketHoursCommands } from './market-hours.command';
 import { formatQueueCounts, queueCounts } from './queues.command';
@@ -94,6 +95,7 @@ export function buildProgram(context: () => CliContext, io: CliIo): Command {
   registerMarketHoursCommands(program, context, io);
   registerAccountsCommands(program, context, io);
   registerCotCommands(program, context, io);
+  registerInsidersCommands(program, context, io);
   return program;
 }
 
