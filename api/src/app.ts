@@ -15,6 +15,7 @@ import { adminQueuesRoutes } from './admin/queues.routes';
 import { alertsRoutes } from './alerts/alerts.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
+import { insidersRoutes } from './insiders/insiders.routes';
 import { openapiRoutes } from './http/openapi.routes';
 import { API_ROUTES } from './route-table';
 import apiPackage from '../package.json';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', cotFollowsRoutes(deps));
   app.use('/api', pricesRoutes(deps));
   app.use('/api', newsRoutes(deps));
+  app.use('/api', insidersRoutes(deps));
   app.use('/api', contactRoutes(deps));
   app.use('/api', alertsRoutes(deps));
   app.use('/api', watchlistsRoutes(deps));

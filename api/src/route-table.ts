@@ -5,6 +5,7 @@ import { chartLayoutsRouteTable } from './chart-layouts/chart-layouts.route-tabl
 import { contactRouteTable } from './contact/contact.route-table';
 import { cotRouteTable } from './cot/cot.route-table';
 import { healthRouteTable } from './health/health.route-table';
+import { insidersRouteTable } from './insiders/insiders.route-table';
 import { routeKey, type RouteSpec } from './http/route-table';
 import { openapiRouteTable } from './http/openapi.routes';
 import { marketHoursRouteTable } from './market-hours/market-hours.route-table';
@@ -30,6 +31,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...cotRouteTable,
   ...pricesRouteTable,
   ...newsRouteTable,
+  ...insidersRouteTable,
   ...contactRouteTable,
   ...alertsRouteTable,
   ...watchlistsRouteTable,
