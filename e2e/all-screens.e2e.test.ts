@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { NOTIFICATION_TYPES } from '@tickerbell/jobs/notifications/shapes';
+import { seedRecordedInsiderFilings } from '@tickerbell/jobs/insiders';
 import { runSeeds } from '@tickerbell/jobs/seeds';
 import { ARTIFACTS_DIR, launchChromium } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
@@ -46,7 +47,13 @@ describe('every screen at 390 and 1440 px in both themes: no sideways scroll, no
     // The demo data of a fresh system (markets, the COT sample, every later feature's seeds).
     await runSeeds(stack.db.dataSource);
     const [instrument]: { code: string }[] = await stack.db.dataSource.query('SELECT cftc_code AS code FROM cot_instruments ORDER BY cftc_code LIMIT 1');
-    urls = concretePaths(paths, { code: instrument.code, symbol: 'BTCUSDT' });
+    // The recorded Form 4 filings, as the offline replay source stores them: a company and an insider with lines.
+    await seedRecordedInsiderFilings(stack.db.dataSource);
+    const [company]: { ticker: string }[] = await stack.db.dataSource.query(
+      'SELECT c.ticker FROM insider_trading_companies c WHERE c.ticker IS NOT NULL AND EXISTS (SELECT 1 FROM insider_trading_transactions t WHERE t.company_id = c.id) ORDER BY c.ticker LIMIT 1',
+    );
+    const [insider]: { cik: string }[] = await stack.db.dataSource.query('SELECT i.cik FROM insider_trading_insiders i ORDER BY i.cik LIMIT 1');
+    urls = concretePaths(paths, { code: instrument.code, symbol: 'BTCUSDT', ticker: company.ticker, cik: insider.cik });
     fs.mkdirSync(SHOTS_DIR, { recursive: true });
 
     // A verified account with an alert and a watchlist, so the tables have rows and row actions.
@@ -85,7 +92,7 @@ describe('every screen at 390 and 1440 px in both themes: no sideways scroll, no
   });
 
   it('finds the routes in the router, the dashboard and public ones alike', () => {
-    expect(urls).toEqual(expect.arrayContaining(['/', '/pricing', '/research/cot', '/dashboard', '/dashboard/alerts', '/dashboard/cot', '/dashboard/charts', '/dashboard/charts/BTCUSDT', '/no-such-page']));
+    expect(urls).toEqual(expect.arrayContaining(['/', '/pricing', '/research/cot', '/dashboard', '/dashboard/alerts', '/dashboard/cot', '/dashboard/charts', '/dashboard/charts/BTCUSDT', '/dashboard/insiders', '/research/insiders', '/no-such-page']));
   });
 
   /** Every screen at one size in one theme (each theme from its own page load, as a visitor gets it). */

@@ -16,6 +16,11 @@ const ResearchCotPage = lazyComponent(() => import('./cot/research-cot-page').th
 // Both COT screens share one chunk (cot/cot-pages), public and in the dashboard.
 const CotScreenerPage = lazyComponent(() => import('./cot/cot-pages').then((m) => m.CotScreenerPage));
 const CotInstrumentPage = lazyComponent(() => import('./cot/cot-pages').then((m) => m.CotInstrumentPage));
+const ResearchInsidersPage = lazyComponent(() => import('./insiders/research-insiders-page').then((m) => m.ResearchInsidersPage));
+// The insiders dashboard screens share one chunk (insiders/insiders-pages).
+const InsidersScreenerPage = lazyComponent(() => import('./insiders/insiders-pages').then((m) => m.InsidersScreenerPage));
+const InsidersCompanyPage = lazyComponent(() => import('./insiders/insiders-pages').then((m) => m.InsidersCompanyPage));
+const InsidersInsiderPage = lazyComponent(() => import('./insiders/insiders-pages').then((m) => m.InsidersInsiderPage));
 const AboutPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.AboutPage));
 const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.TeamPage));
 const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
@@ -61,6 +66,7 @@ export const routes: RouteObject[] = [
               { path: 'research/cot', element: <ResearchCotPage /> },
               { path: 'research/cot/screener', element: <CotScreenerPage variant="public" /> },
               { path: 'research/cot/:code', element: <CotInstrumentPage variant="public" /> },
+              { path: 'research/insiders', element: <ResearchInsidersPage /> },
               { path: 'about', element: <AboutPage /> },
               { path: 'team', element: <TeamPage /> },
               { path: 'guides', element: <GuidesPage /> },
@@ -90,6 +96,9 @@ export const routes: RouteObject[] = [
                   { path: 'alerts', element: <AlertsPage /> },
                   { path: 'cot', element: <CotScreenerPage variant="dashboard" /> },
                   { path: 'cot/:code', element: <CotInstrumentPage variant="dashboard" /> },
+                  { path: 'insiders', element: <InsidersScreenerPage /> },
+                  { path: 'insiders/companies/:ticker', element: <InsidersCompanyPage /> },
+                  { path: 'insiders/insiders/:cik', element: <InsidersInsiderPage /> },
                   { path: 'watchlists', element: <WatchlistsPage /> },
                   { path: 'charts/:symbol?', element: <ChartsPage /> },
                   { path: 'activity', element: <ActivityPage /> },

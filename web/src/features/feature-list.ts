@@ -158,6 +158,27 @@ export const FEATURE_LIST: readonly Feature[] = [
     },
   },
   {
+    id: 'insiders',
+    title: 'Insider trades from SEC Form 4',
+    blurb:
+      'Every Form 4 that officers, directors and 10% owners file with the SEC, stored line by line within a minute of EDGAR. A screener with cluster buys and officer purchases, sentiment that counts only open-market buying and selling, and alerts on the companies you follow.',
+    icon: 'people',
+    route: '/dashboard/insiders',
+    group: 'research',
+    details: [
+      'New filings are read from EDGAR’s current-filings feed every minute, with the daily form index as a backstop, and every transaction line is kept, including joint filers, derivative lines and amendments that replace the lines they correct.',
+      'Only open-market purchases (P) and sales (S) count as buying and selling; grants, exercises, gifts and tax withholding are shown but never counted, and trades under a 10b5-1 plan are left out of the sentiment.',
+      'Follow a company to be notified of a cluster buy (3 or more insiders buying within 30 days), an officer or director purchase above the value you choose, or unusual activity, each with the reason and links to the filings.',
+    ],
+    planLine: 'Insider trades screener, cluster buys and company alerts',
+    source: 'Insider trades: the SEC’s EDGAR Form 4 filings (current-filings feed, daily form indexes and company submissions).',
+    method: {
+      heading: 'Insider trades',
+      text: 'Sentiment over 30 days from role-weighted discretionary open-market purchases and sales, cluster buys of 3 or more insiders, and routine versus opportunistic insiders (Cohen, Malloy and Pomorski).',
+      link: { to: '/research/insiders', label: 'See the latest cluster buys and the definitions' },
+    },
+  },
+  {
     id: 'accounts',
     title: 'Accounts and teams',
     blurb: 'Sign in with a password or Google, invite colleagues to a team with their roles, and keep an activity log of who joined and what changed.',
