@@ -16,6 +16,8 @@ import { InsiderTradingInsider } from './insider-trading-insider.entity';
 // The screener's "largest first" orders (by value, by shares).
 @Index('ix_insider_trading_transactions_value', ['totalValue', 'id'])
 @Index('ix_insider_trading_transactions_shares', ['sharesTraded', 'id'])
+// Open-market purchases, read index-only by the cluster-buys screen (a few percent of all lines).
+@Index('ix_insider_trading_transactions_purchases', ['companyId', 'transactionDate', 'secFilingDate', 'id'], { where: "transaction_type = 'P'" })
 export class InsiderTradingTransaction {
   @PrimaryGeneratedColumn('increment', { type: 'bigint' })
   id: string;
@@ -43,6 +45,20 @@ export class InsiderTradingTransaction {
   @ManyToOne(() => InsiderTradingFiling, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'filing_id' })
   filing?: InsiderTradingFiling;
+
+  // The reporting owner's relationship as filed on this line's filing (the first owner's, under whom
+  // the line is stored): the screener's role filter reads these instead of a lookup per line.
+  @Column({ type: 'boolean', default: false })
+  filedAsOfficer: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  filedAsDirector: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  filedAsTenPercentOwner: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  filedAsOther: boolean;
 
   // 'non-derivative' (Table I) or 'derivative' (Table II).
   @Column({ type: 'varchar', length: 14, default: 'non-derivative' })

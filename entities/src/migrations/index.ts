@@ -8,6 +8,7 @@ import { News1795454364789 } from './1795454364789-News';
 import { Insiders1795461825769 } from './1795461825769-Insiders';
 import { NewsLinksOutbox1795462034548 } from './1795462034548-NewsLinksOutbox';
 import { InsidersIndexes1795791792602 } from './1795791792602-InsidersIndexes';
+import { InsidersFiledRoles1795792400000 } from './1795792400000-InsidersFiledRoles';
 
 // Migrations in the order they run. Add new ones at the end; never edit one that has shipped.
-export const MIGRATIONS: Function[] = [Initial1795251779224, CotAnalyticsWindow1795252809100, AccountsAuth1795252851460, CotFollows1795258299294, ContactMessages1795259844820, AlertsPricesWatchlists1795260314908, News1795454364789, Insiders1795461825769, NewsLinksOutbox1795462034548, InsidersIndexes1795791792602];
+export const MIGRATIONS: Function[] = [Initial1795251779224, CotAnalyticsWindow1795252809100, AccountsAuth1795252851460, CotFollows1795258299294, ContactMessages1795259844820, AlertsPricesWatchlists1795260314908, News1795454364789, Insiders1795461825769, NewsLinksOutbox1795462034548, InsidersIndexes1795791792602, InsidersFiledRoles1795792400000];

@@ -131,12 +131,16 @@ const LINE_COLUMNS = [
   'shares_traded', 'price_per_share', 'acquired_disposed', 'is_weighted_price', 'price_footnote', 'total_value', 'shares_owned_after',
   'direct_or_indirect', 'nature_of_ownership', 'exercise_price', 'underlying_title', 'underlying_shares', 'rule10b5_one',
   'sec_form_type', 'sec_accession_number', 'sec_filing_date', 'sec_url', 'relationship', 'data_source',
+  'filed_as_officer', 'filed_as_director', 'filed_as_ten_percent_owner', 'filed_as_other',
 ] as const;
 
 async function insertLines(
   manager: EntityManager,
   lines: ParsedTransaction[],
-  common: { companyId: number; insiderId: number; filingId: number; formType: string; accession: string; filingDate: string | null; secUrl: string | null; relationship: string | null; dataSource: InsiderSourceTag },
+  common: {
+    companyId: number; insiderId: number; filingId: number; formType: string; accession: string; filingDate: string | null; secUrl: string | null; relationship: string | null; dataSource: InsiderSourceTag;
+    owner: Pick<ParsedReportingOwner, 'isOfficer' | 'isDirector' | 'isTenPercentOwner' | 'isOther'>;
+  },
 ): Promise<void> {
   for (let start = 0; start < lines.length; start += LINES_PER_STATEMENT) {
     const chunk = lines.slice(start, start + LINES_PER_STATEMENT);
@@ -148,6 +152,7 @@ async function insertLines(
         line.totalValue, line.sharesOwnedAfter, line.directOrIndirect, cut(line.natureOfOwnership, 300), line.exercisePrice,
         cut(line.underlyingTitle, 200), line.underlyingShares, line.rule10b5One, common.formType, common.accession, common.filingDate,
         common.secUrl, common.relationship, common.dataSource,
+        common.owner.isOfficer, common.owner.isDirector, common.owner.isTenPercentOwner, common.owner.isOther,
       ];
       const placeholders = values.map((value) => {
         params.push(value);
@@ -294,6 +299,7 @@ export async function importParsedFiling(db: DataSource | EntityManager, parsed:
         secUrl: stored.secUrl,
         relationship: relationshipText(first),
         dataSource: meta.dataSource,
+        owner: first,
       });
 
       if (parsed.formType === '4/A') {

@@ -226,13 +226,9 @@ async function screenerIds(db: Db, query: ResolvedScreenerQuery, limit: number, 
   if (query.table) where.push(`t.table_kind = ${p.add(query.table)}`);
   if (query.exclude10b5One) where.push('t.rule10b5_one IS NOT TRUE');
   if (query.roles?.length) {
-    const flag = (alias: string) =>
-      query.roles!.map((role) => `${alias}.${({ officer: 'is_officer', director: 'is_director', tenPercentOwner: 'is_ten_percent_owner', other: 'is_other' } as const)[role]}`).join(' OR ');
-    // The relationship as filed on this filing; the insider's latest known one for a line without a filing.
-    where.push(
-      `COALESCE((SELECT ${flag('fo')} FROM insider_trading_filing_owners fo WHERE fo.filing_id = t.filing_id AND fo.insider_id = t.insider_id),
-                (SELECT ${flag('i')} FROM insider_trading_insiders i WHERE i.id = t.insider_id))`,
-    );
+    // The relationship as filed on the line's filing (stored on the line when it is written).
+    const column = { officer: 'filed_as_officer', director: 'filed_as_director', tenPercentOwner: 'filed_as_ten_percent_owner', other: 'filed_as_other' } as const;
+    where.push(`(${query.roles.map((role) => `t.${column[role]}`).join(' OR ')})`);
   }
   if (query.clusterOnly) {
     // A line is in a cluster buy when an analytics day of its company flagged isClusterBuy has it
