@@ -14,8 +14,9 @@ import { notificationsBench } from './notifications.bench';
 import { alertsE2eBench } from './alerts-e2e.bench';
 import { alertsVolatilityBench } from './alerts-volatility.bench';
 import { newsBench } from './news.bench';
+import { insidersBench } from './insiders.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench, insidersBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);
