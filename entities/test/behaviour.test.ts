@@ -223,6 +223,7 @@ describe('schema behaviour', () => {
         fromAddress: '0x' + '1'.repeat(40),
         value: wei,
         blockNumber: '19000000',
+        blockHash: '0x' + 'ef'.repeat(32),
         timestamp: new Date('2025-01-02T14:30:00Z'),
       });
       expect(typeof tx.id).toBe('string');

@@ -740,15 +740,17 @@ describe('schema built by the migrations', () => {
       );
     });
 
-    it('rejects a duplicate transaction hash', async () => {
-      const insert = () =>
+    it('rejects a second row for the same chain, transaction hash and log index', async () => {
+      // A transaction can move several tokens: one row per log (native ETH is log index -1).
+      const insert = (logIndex: number) =>
         sql(
-          `INSERT INTO whale_transactions (hash, from_address, value, block_number, timestamp)
-           VALUES ($1, '0x28c6c06298d514db089934071355e5743bf21d60', 1000000000000000000, 19000000, now())`,
-          ['0x' + 'ab'.repeat(32)],
+          `INSERT INTO whale_transactions (hash, from_address, value, block_number, block_hash, timestamp, log_index)
+           VALUES ($1, '0x28c6c06298d514db089934071355e5743bf21d60', 1000000000000000000, 19000000, $2, now(), $3)`,
+          ['0x' + 'ab'.repeat(32), '0x' + 'cd'.repeat(32), logIndex],
         );
-      await insert();
-      await expectUniqueViolation(insert(), 'uq_whale_transactions_hash');
+      await insert(-1);
+      await insert(7);
+      await expectUniqueViolation(insert(7), 'uq_whale_transactions_chain_hash_log_index');
     });
 
     it('rejects a duplicate pool id', async () => {

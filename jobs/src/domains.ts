@@ -7,6 +7,7 @@ import { mailDomain } from './mail/mail.domain';
 import { marketHoursDomain } from './market-hours/market-hours.domain';
 import { createNewsDomain } from './news/news.domain';
 import { insidersDomain } from './insiders/insiders.domain';
+import { whalesDomain } from './whales/whales.domain';
 import { notificationsDomain } from './notifications/notifications.domain';
 import { createPricesDomain } from './prices/prices.domain';
 import { alertsBarDemand } from './alerts/alert-bar-demand';
@@ -27,7 +28,7 @@ const newsDomain = createNewsDomain({ linked: [alertsNewsConsumer] });
  * and the shutdown list are assembled from this list: a new domain is one line here (and its jobs
  * in registry.ts, its queue in queues.ts).
  */
-export const DOMAINS = [housekeepingDomain, mailDomain, notificationsDomain, marketHoursDomain, pricesDomain, alertsDomain, cotDomain, newsDomain, insidersDomain] as const;
+export const DOMAINS = [housekeepingDomain, mailDomain, notificationsDomain, marketHoursDomain, pricesDomain, alertsDomain, cotDomain, newsDomain, insidersDomain, whalesDomain] as const;
 
 type AnyDomain = (typeof DOMAINS)[number];
 type ConfigOf<D> = D extends Domain<infer C, string> ? C : never;

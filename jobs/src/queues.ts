@@ -29,6 +29,11 @@ export const QUEUES = {
     // Fetches wait on the SEC budget shared in Redis, not on this process.
     concurrency: 4,
   },
+  whales: {
+    description: 'Whale tracking: Ethereum block scanning (native and ERC-20 transfers) with confirmations, reorg rollback and a checkpoint',
+    // One scanner per chain holds a Redis lock; a second slot lets a follow-up batch wait on it rather than on the queue.
+    concurrency: 2,
+  },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof QUEUES;

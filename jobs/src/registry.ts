@@ -8,6 +8,7 @@ import { pricesJobs } from './prices/prices.jobs';
 import { alertsJobs } from './alerts/alerts.jobs';
 import { newsJobs } from './news/news.jobs';
 import { insidersJobs } from './insiders/insiders.jobs';
+import { whalesJobs } from './whales/whales.jobs';
 
 /**
  * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
@@ -23,6 +24,7 @@ export const JOBS = {
   ...alertsJobs,
   ...newsJobs,
   ...insidersJobs,
+  ...whalesJobs,
 };
 
 export type JobName = keyof typeof JOBS;

@@ -7,6 +7,7 @@ import { runSeeds } from '@tickerbell/jobs/seeds';
 import { CliError } from './cli-error';
 import { registerCotCommands } from './cot.command';
 import { registerInsidersCommands } from './insiders.command';
+import { registerWhalesCommands } from './whales.command';
 import { registerAccountsCommands } from './accounts.command';
 import { registerMarketHoursCommands } from './market-hours.command';
 import { formatQueueCounts, queueCounts } from './queues.command';
@@ -96,6 +97,7 @@ export function buildProgram(context: () => CliContext, io: CliIo): Command {
   registerAccountsCommands(program, context, io);
   registerCotCommands(program, context, io);
   registerInsidersCommands(program, context, io);
+  registerWhalesCommands(program, context, io);
   return program;
 }
 

@@ -1,0 +1,206 @@
+import type { DataSource } from 'typeorm';
+import type { Address, Hex } from 'viem';
+import type { Clock } from '../runtime/clock';
+import type { Logger } from '../runtime/logger';
+import type { ParsedBlock, ParsedTransfer } from './eth.parse';
+import type { EthSource } from './eth-rpc.client';
+import { classifyTransfer, isWhaleTransfer, type DetectionLabel } from './whales-detect';
+import {
+  WHALES_CHAIN,
+  addressLabels,
+  clearCheckpoint,
+  readCheckpoint,
+  recordBlock,
+  rollbackFrom,
+  setCheckpoint,
+  storedBlockHashes,
+  type WhaleCheckpoint,
+  type WhaleTransferRecord,
+} from './whales.store';
+
+/** Symbol and decimals of a token contract (TokenDirectory in the workers; null fields when unknown). */
+export type TokenResolver = (token: Address) => Promise<{ symbol: string | null; decimals: number | null }>;
+
+export interface WhalesScanContext {
+  dataSource: DataSource;
+  clock: Clock;
+  logger?: Logger;
+  tokens: TokenResolver;
+  /** USD value from which any transfer is a whale transfer (WHALES_GLOBAL_USD_THRESHOLD). */
+  globalUsdThreshold: number;
+  chain?: string;
+}
+
+export interface ScanOptions {
+  /** Blocks behind the head that are scanned (default 12); ignored with `finalized`. */
+  confirmations?: number;
+  /** Follow the node's `finalized` tag instead of head - confirmations. */
+  finalized?: boolean;
+  /** Blocks one step reads at most (default 50): a long outage is caught up in bounded batches. */
+  maxBatch?: number;
+  /** Where the first scan starts when there is no checkpoint (WHALES_START_BLOCK); default: the target itself. */
+  startBlock?: bigint | null;
+}
+
+export type ScanOutcome =
+  | { status: 'idle'; target: number; checkpoint: number | null }
+  | { status: 'scanned'; from: number; to: number; target: number; blocks: number; transfers: number }
+  /** A parent hash did not match: `reorg` recorded blocks were rolled back (from `rolledBackFrom`); the next step rescans them. */
+  | { status: 'reorg'; reorg: number; rolledBackFrom: number; blocks: number; transfers: number };
+
+/** The node's answers contradict each other or the stored chain in a way a retry resolves. */
+export class WhalesScanError extends Error {
+  readonly retryable = true;
+}
+
+export const DEFAULT_CONFIRMATIONS = 12;
+export const DEFAULT_SCAN_BATCH = 50;
+/** A reorg deeper than this is not followed automatically (mainnet finality is 64 blocks). */
+export const MAX_REORG_DEPTH = 128;
+const WALK_BACK_FIRST = 4n;
+
+const range = (from: bigint, to: bigint): bigint[] => {
+  const out: bigint[] = [];
+  for (let n = from; n <= to; n++) out.push(n);
+  return out;
+};
+
+/**
+ * Turns parsed transfers into rows: token metadata, exchange direction, whale flag. USD valuation
+ * is not wired yet: every row is stored without a USD value and with price_status 'unknown'.
+ */
+export async function prepareTransfers(
+  ctx: Pick<WhalesScanContext, 'dataSource' | 'tokens' | 'globalUsdThreshold'>,
+  transfers: readonly ParsedTransfer[],
+): Promise<WhaleTransferRecord[]> {
+  const addresses = new Set<string>();
+  const tokens = new Set<Address>();
+  for (const t of transfers) {
+    addresses.add(t.from);
+    if (t.to) addresses.add(t.to);
+    if (t.token) tokens.add(t.token);
+  }
+  const labels = await addressLabels(ctx.dataSource, [...addresses]);
+  const lookup = (address: string): DetectionLabel | undefined => labels.get(address);
+  const meta = new Map<string, { symbol: string | null; decimals: number | null }>();
+  for (const token of tokens) meta.set(token, await ctx.tokens(token));
+  return transfers.map((transfer) => {
+    const token = transfer.token ? meta.get(transfer.token) : undefined;
+    const usdValue: string | null = null;
+    return {
+      transfer,
+      tokenSymbol: transfer.token ? (token?.symbol ?? null) : 'ETH',
+      tokenDecimals: transfer.token ? (token?.decimals ?? null) : 18,
+      transactionType: classifyTransfer(transfer, lookup),
+      usdValue,
+      isWhale: isWhaleTransfer(transfer, usdValue, lookup, ctx.globalUsdThreshold),
+    };
+  });
+}
+
+/**
+ * Finds where the stored chain leaves the node's: walking back from `below`, the lowest stored
+ * block whose hash differs from the node's (blocks under it agree). Returns that block's number
+ * and the node's hash of the block before it (the new checkpoint).
+ */
+async function findForkPoint(ctx: WhalesScanContext, source: EthSource, chain: string, below: bigint): Promise<{ fork: bigint; anchor: WhaleCheckpoint | null }> {
+  const [{ lowest }]: Array<{ lowest: string | null }> = await ctx.dataSource.query(`SELECT min(number) AS lowest FROM whale_blocks WHERE chain = $1`, [chain]);
+  // Nothing is compared below the block before the first one recorded.
+  const floor = lowest === null ? below : BigInt(lowest) > 0n ? BigInt(lowest) - 1n : 0n;
+  let fork = below + 1n;
+  // Most reorgs are 1 or 2 blocks: compare a few blocks first, then twice as many each time.
+  let size = WALK_BACK_FIRST;
+  for (let high = below; high >= floor; high -= size, size *= 2n) {
+    if (below - high >= BigInt(MAX_REORG_DEPTH)) {
+      throw new WhalesScanError(`reorg deeper than ${MAX_REORG_DEPTH} blocks below ${below + 1n}: not followed automatically`);
+    }
+    const low = high - size + 1n > floor ? high - size + 1n : floor;
+    const stored = await storedBlockHashes(ctx.dataSource, chain, low, high);
+    const nodeBlocks = new Map((await source.blocks(range(low, high))).map((b) => [b.number, b]));
+    for (let n = high; n >= low; n--) {
+      const node = nodeBlocks.get(n);
+      if (!node) throw new WhalesScanError(`block ${n} missing from the node's answer`);
+      const mine = stored.get(n);
+      // Not stored (below the first scanned block) or the same block: the chains agree from here down.
+      if (mine === undefined || mine === node.hash) return { fork, anchor: { number: n, hash: node.hash } };
+      fork = n;
+    }
+  }
+  return { fork, anchor: null };
+}
+
+/**
+ * One scan step: from the checkpoint + 1 up to head - confirmations (or the finalized block), at
+ * most `maxBatch` blocks. Each block is recorded with its transfers and the checkpoint in one
+ * transaction, so a failure (a missing block, a malformed answer, the database) leaves the
+ * checkpoint on the last block recorded whole, and the next step resumes there. A block whose parent
+ * hash is not the stored hash of the block before it means a reorg: the orphaned blocks and their
+ * transfers are deleted, the checkpoint moves back to the common ancestor, and the step ends.
+ */
+export async function scanStep(ctx: WhalesScanContext, source: EthSource, opts: ScanOptions = {}): Promise<ScanOutcome> {
+  const chain = ctx.chain ?? WHALES_CHAIN;
+  const confirmations = BigInt(opts.confirmations ?? DEFAULT_CONFIRMATIONS);
+  const maxBatch = BigInt(opts.maxBatch ?? DEFAULT_SCAN_BATCH);
+  const target = opts.finalized ? await source.head('finalized') : (await source.head('latest')) - confirmations;
+
+  const checkpoint = await readCheckpoint(ctx.dataSource, chain);
+  const from = checkpoint ? checkpoint.number + 1n : (opts.startBlock ?? target);
+  const to = from + maxBatch - 1n < target ? from + maxBatch - 1n : target;
+  if (from > to || to < 0n) return { status: 'idle', target: Number(target), checkpoint: checkpoint ? Number(checkpoint.number) : null };
+
+  const blocks = await source.blocks(range(from, to));
+  const logs = await source.transferLogs(from, to);
+  const byNumber = new Map<bigint, ParsedBlock>(blocks.map((b) => [b.number, b]));
+  const logsOf = new Map<bigint, ParsedTransfer[]>();
+  for (const log of logs) {
+    const block = byNumber.get(log.blockNumber);
+    if (!block) continue;
+    // eth_getBlockByNumber and eth_getLogs are two calls: a reorg in between shows as logs of another block.
+    if (log.blockHash !== block.hash) {
+      throw new WhalesScanError(`logs of block ${log.blockNumber} belong to block ${log.blockHash}, not ${block.hash} (the chain moved between two calls)`);
+    }
+    const list = logsOf.get(log.blockNumber) ?? [];
+    list.push(log);
+    logsOf.set(log.blockNumber, list);
+  }
+
+  let previous: WhaleCheckpoint | null = checkpoint;
+  let recorded = 0;
+  let transfers = 0;
+  for (const n of range(from, to)) {
+    const block = byNumber.get(n);
+    if (!block) throw new WhalesScanError(`block ${n} missing from the node's answer`);
+
+    if (previous && block.parentHash !== previous.hash) {
+      const { fork, anchor } = await findForkPoint(ctx, source, chain, n - 1n);
+      const now = ctx.clock.now();
+      const removed = await ctx.dataSource.transaction(async (manager) => {
+        const gone = await rollbackFrom(manager, chain, fork);
+        if (anchor) await setCheckpoint(manager, chain, anchor, now);
+        else await clearCheckpoint(manager, chain);
+        return gone;
+      });
+      const depth = Number(n - fork);
+      ctx.logger?.warn({ chain, block: Number(n), depth, fork: Number(fork), removed }, 'whales: reorg, orphaned blocks rolled back');
+      return { status: 'reorg', reorg: depth, rolledBackFrom: Number(fork), blocks: recorded, transfers };
+    }
+
+    const records = await prepareTransfers(ctx, [...block.nativeTransfers, ...(logsOf.get(n) ?? [])]);
+    const now = ctx.clock.now();
+    const expected = previous;
+    await ctx.dataSource.transaction(async (manager) => {
+      // Another scanner (the Redis lock should prevent it) may have moved the checkpoint since it was read.
+      const current = await manager.query(`SELECT checkpoint_number, checkpoint_hash FROM whale_scan_state WHERE chain = $1 FOR UPDATE`, [chain]);
+      const same = expected
+        ? current.length === 1 && BigInt(current[0].checkpoint_number) === expected.number && current[0].checkpoint_hash === expected.hash
+        : current.length === 0;
+      if (!same) throw new WhalesScanError(`the ${chain} checkpoint moved during the scan step (another scanner?)`);
+      await recordBlock(manager, chain, block, records, now);
+      await setCheckpoint(manager, chain, { number: block.number, hash: block.hash }, now);
+    });
+    previous = { number: block.number, hash: block.hash as Hex };
+    recorded++;
+    transfers += records.length;
+  }
+  return { status: 'scanned', from: Number(from), to: Number(to), target: Number(target), blocks: recorded, transfers };
+}
