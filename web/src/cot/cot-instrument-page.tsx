@@ -25,7 +25,7 @@ import { percentileHeat } from './cot-heat';
 import { cotPaths, type CotPaths, type CotVariant } from './cot-paths';
 import { CotFollowButton } from './cot-follow-button';
 import { DivergenceCell, HeatLegend, ProvisionalBadge } from './cot-screener-page';
-import { useCotRequest } from './use-cot-request';
+import { useRequest } from '../api/use-request';
 import './cot.css';
 
 export const DEFAULT_RANGE: CotRange = '156';
@@ -231,7 +231,7 @@ export function CotInstrumentPage({ variant }: { variant: CotVariant }) {
   const [params, setParams] = useSearchParams();
   const range = rangeOf(params);
   const paths = cotPaths(variant);
-  const result = useCotRequest(`${code}|${range}`, (signal) => getCotHistory(code, range, signal));
+  const [result] = useRequest(`${code}|${range}`, (signal) => getCotHistory(code, range, signal));
   const data = result.state === 'ready' ? result.data : result.state === 'loading' ? result.previous : null;
 
   const setRange = (next: CotRange): void => {

@@ -27,7 +27,7 @@ import {
 } from './cot-client';
 import { HEAT_LEGEND, percentileHeat } from './cot-heat';
 import { cotPaths, type CotPaths, type CotVariant } from './cot-paths';
-import { useCotRequest } from './use-cot-request';
+import { useRequest } from '../api/use-request';
 import './cot.css';
 
 /** The screener's query from the address bar; unknown values fall back to the defaults. */
@@ -281,7 +281,7 @@ export function CotScreenerPage({ variant }: { variant: CotVariant }) {
   const [params, setParams] = useSearchParams();
   const query = screenerQueryOf(params);
   const key = JSON.stringify(query);
-  const result = useCotRequest(key, (signal) => getCotLatest(query, signal));
+  const [result] = useRequest(key, (signal) => getCotLatest(query, signal));
   const data = result.state === 'ready' ? result.data : result.state === 'loading' ? result.previous : null;
 
   const update = (changes: Record<string, string | null>): void => {

@@ -13,7 +13,7 @@ import { SENTIMENT_LABELS, formatScore, formatShares, formatUsd, formatUsdCompac
 import { InsiderFollowForm } from './insiders-follow-form';
 import { INSIDERS_RESEARCH_PATH, INSIDERS_SCREENER_PATH, companyKey } from './insiders-paths';
 import { ReplayNote, TradesTable } from './insiders-trades-table';
-import { RequestFailed, shownData, useInsidersRequest } from './use-insiders-request';
+import { RequestFailed, shownData, useRequest } from '../api/use-request';
 import './insiders.css';
 
 /** Waits between asks while the price history is still being fetched. */
@@ -236,7 +236,7 @@ function PriceSection({ page, transactions }: { page: InsiderCompanyPage; transa
 
 export function InsidersCompanyPage() {
   const { ticker = '' } = useParams();
-  const [result, update, retry] = useInsidersRequest(ticker, (signal) => getCompanyPage(ticker, signal));
+  const [result, update, retry] = useRequest(ticker, (signal) => getCompanyPage(ticker, signal));
   const data = shownData(result);
   const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
 

@@ -6,12 +6,12 @@ import { messageOf } from '../accounts/auth-client';
 import { ROLE_LABELS, getInsiderPage, getScreener, rolesText } from './insiders-client';
 import { INSIDERS_SCREENER_PATH, companyKey, companyPath } from './insiders-paths';
 import { ReplayNote, TradesTable } from './insiders-trades-table';
-import { RequestFailed, shownData, useInsidersRequest } from './use-insiders-request';
+import { RequestFailed, shownData, useRequest } from '../api/use-request';
 import './insiders.css';
 
 export function InsidersInsiderPage() {
   const { cik = '' } = useParams();
-  const [result, update, retry] = useInsidersRequest(cik, (signal) => getInsiderPage(cik, signal));
+  const [result, update, retry] = useRequest(cik, (signal) => getInsiderPage(cik, signal));
   const data = shownData(result);
   const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
 

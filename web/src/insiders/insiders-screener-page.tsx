@@ -27,7 +27,7 @@ import {
 } from './insiders-client';
 import { INSIDERS_RESEARCH_PATH, companyKey, companyPath } from './insiders-paths';
 import { ReplayNote, TradesTable } from './insiders-trades-table';
-import { RequestFailed, shownData, useInsidersRequest } from './use-insiders-request';
+import { RequestFailed, shownData, useRequest } from '../api/use-request';
 import './insiders.css';
 
 /** How often the first page is asked for again (new filings arrive within a minute of EDGAR). */
@@ -224,7 +224,7 @@ export function InsidersScreenerPage() {
   const [params, setParams] = useSearchParams();
   const query = screenerQueryOf(params);
   const key = screenerParams(query).toString();
-  const [result, update, retry] = useInsidersRequest(key, (signal) => getScreener(query, signal));
+  const [result, update, retry] = useRequest(key, (signal) => getScreener(query, signal));
   const data = shownData(result);
   const [newIds, setNewIds] = useState<ReadonlySet<string>>(new Set());
   const [more, setMore] = useState<{ state: 'idle' } | { state: 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });

@@ -4,7 +4,7 @@ import { CLUSTER_BUY_MIN_INSIDERS, INSIDER_WINDOW_DAYS, type InsiderClusterBuy }
 import { ContentPage } from '../pages/content-page';
 import { ROLE_LABELS, formatScore, formatUsdCompact, getClusterBuys } from './insiders-client';
 import { INSIDERS_SCREENER_PATH, companyKey, companyPath } from './insiders-paths';
-import { RequestFailed, shownData, useInsidersRequest } from './use-insiders-request';
+import { RequestFailed, shownData, useRequest } from '../api/use-request';
 import './insiders.css';
 
 function ClusterBuyCard({ cluster }: { cluster: InsiderClusterBuy }) {
@@ -44,7 +44,7 @@ function ClusterBuyCard({ cluster }: { cluster: InsiderClusterBuy }) {
 }
 
 function LatestClusterBuys() {
-  const [result, , retry] = useInsidersRequest('cluster-buys', (signal) => getClusterBuys(signal));
+  const [result, , retry] = useRequest('cluster-buys', (signal) => getClusterBuys(signal));
   const data = shownData(result);
   if (result.state === 'failed') {
     return <RequestFailed what="The latest cluster buys" message={result.message} onRetry={retry} />;

@@ -1,5 +1,7 @@
+// How a screen asks the api: the last answer stays shown while a new one loads (a filter change does
+// not blank the page), a superseded request is aborted, and a failed one offers "Try again".
 import { useEffect, useState } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError } from './client';
 import { messageOf } from '../accounts/auth-client';
 
 export type RequestState<T> =
@@ -11,7 +13,7 @@ export type RequestState<T> =
  * Runs `load` whenever `key` changes, aborting the previous request; while a new one runs the last
  * answer stays available as `previous`, so a filter change does not blank the page.
  */
-export function useInsidersRequest<T>(
+export function useRequest<T>(
   key: string,
   load: (signal: AbortSignal) => Promise<T>,
 ): [RequestState<T>, (update: (data: T) => T) => void, () => void] {
@@ -44,7 +46,7 @@ export function shownData<T>(result: RequestState<T>): T | null {
 /** The error of a failed request, with a button that asks again. */
 export function RequestFailed({ what, message, onRetry }: { what: string; message: string; onRetry: () => void }) {
   return (
-    <div className="form-message form-message--error insider-failed" role="alert">
+    <div className="form-message form-message--error request-failed" role="alert">
       <span>
         {what} could not be loaded: {message}
       </span>{' '}
