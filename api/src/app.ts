@@ -29,6 +29,7 @@ import { notificationsRoutes } from './notifications/notifications.routes';
 import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
 import { watchlistsRoutes } from './watchlists/watchlists.routes';
+import { whalesRoutes } from './whales/whales.routes';
 import { chartLayoutsRoutes } from './chart-layouts/chart-layouts.routes';
 
 export interface AppDeps {
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', pricesRoutes(deps));
   app.use('/api', newsRoutes(deps));
   app.use('/api', insidersRoutes(deps));
+  app.use('/api', whalesRoutes(deps));
   app.use('/api', contactRoutes(deps));
   app.use('/api', alertsRoutes(deps));
   app.use('/api', watchlistsRoutes(deps));

@@ -14,6 +14,7 @@ import { notificationsRouteTable } from './notifications/notifications.route-tab
 import { pricesRouteTable } from './prices/prices.route-table';
 import { statusRouteTable } from './status/status.route-table';
 import { watchlistsRouteTable } from './watchlists/watchlists.route-table';
+import { whalesRouteTable } from './whales/whales.route-table';
 
 /**
  * Every route of the api, one table per domain (`<domain>.route-table.ts` beside its routes). A
@@ -32,6 +33,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...pricesRouteTable,
   ...newsRouteTable,
   ...insidersRouteTable,
+  ...whalesRouteTable,
   ...contactRouteTable,
   ...alertsRouteTable,
   ...watchlistsRouteTable,

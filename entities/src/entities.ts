@@ -21,7 +21,7 @@ import { Notification, PushSubscription } from './notifications';
 import { MispricingAlert, PredictionMarket, PredictionPerformance, UserPrediction } from './predictions';
 import { ContactMessage } from './contact';
 import { ProcessedEvent, SeedHistory, SourceHealth } from './system';
-import { UserWatchlist, WhaleAddress, WhaleAlert, WhaleBlock, WhaleScanState, WhaleToken, WhaleTransaction } from './whales';
+import { UserWatchlist, WhaleAddress, WhaleAlert, WhaleBlock, WhaleNetflow, WhaleScanState, WhaleToken, WhaleTransaction } from './whales';
 import { YieldAlert, YieldAlertLog, YieldData, YieldPool } from './yields';
 
 // Every entity class, grouped by domain. The data source and migrations are built from this list.
@@ -76,6 +76,7 @@ export const ENTITIES: Function[] = [
   WhaleBlock,
   WhaleScanState,
   WhaleToken,
+  WhaleNetflow,
   // lockups
   LockupEvent,
   // insiders

@@ -364,7 +364,7 @@ const EXPECTED_COLUMNS: Record<string, Record<string, string>> = {
     address_id: 'integer' + NN,
     custom_label: VC(100),
     alert_enabled: 'boolean' + NN,
-    alert_threshold: 'numeric(78,0)',
+    alert_threshold: 'numeric(24,2)', // USD since whales phase 2 (was token base units): thresholds compare with usd_value
     alert_frequency: VC(20) + NN,
   },
   whale_transactions: {

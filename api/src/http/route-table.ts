@@ -61,6 +61,7 @@ export const OWNED_RESOURCES = [
   'team-member',
   'team-invitation',
   'invitation-token',
+  'whale-watch',
 ] as const;
 export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 

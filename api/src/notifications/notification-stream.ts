@@ -3,19 +3,30 @@ import { logConnectionErrors, type Logger } from '@tickerbell/jobs';
 import { notificationChannel, notificationMessageSchema, type ClientNotification } from '@tickerbell/jobs/notifications';
 import { latestPriceSchema, priceUpdatesChannel, type LatestPrice } from '@tickerbell/jobs/prices';
 import { watchlistChangeSchema, watchlistChangesChannel } from '@tickerbell/jobs/watchlists';
+import { whaleTransfersChannel } from '@tickerbell/jobs/whales';
+import type { WhaleTransferView } from '@tickerbell/jobs/whales/shapes';
 
 export interface StreamClient {
   send(notification: ClientNotification): void;
   /** A price update of a symbol on one of the user's watchlists. */
   sendPrice(price: LatestPrice): void;
+  /** A whale transfer just recorded (the live feed: every open stream gets it). */
+  sendWhale?(transfer: WhaleTransferView): void;
+}
+
+/** The fields a relayed whale transfer must have (the workers publish WhaleTransferView; anything else is ignored). */
+function isWhaleTransfer(value: unknown): value is WhaleTransferView {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.id === 'string' && typeof v.txHash === 'string' && typeof v.from === 'string' && typeof v.blockNumber === 'string' && typeof v.explorerUrl === 'string';
 }
 
 /** The symbols a user watches (any watchlist). */
 export type WatchedSymbolsLoader = (userId: number) => Promise<string[]>;
 
 /**
- * The api instance's one subscription to the notifications, price updates and watchlist changes
- * channels. Notifications go to the open streams of their user; a price update goes to the open
+ * The api instance's one subscription to the notifications, price updates, watchlist changes and
+ * whale transfers channels (a whale transfer goes to every open stream as SSE `whale`). Notifications go to the open streams of their user; a price update goes to the open
  * streams of every user watching its symbol. A user's watched symbols are loaded when their first
  * stream opens and reloaded when their watchlists change (published by whoever changed them). The
  * Redis subscriber exists while at least one stream is open (so an idle instance, or a test, holds
@@ -57,7 +68,7 @@ export class NotificationStreamHub {
       subscriber.on('message', (channel: string, text: string) => this.onMessage(channel, text));
       this.subscriber = subscriber;
       this.ready = subscriber
-        .subscribe(notificationChannel(this.prefix), priceUpdatesChannel(this.prefix), watchlistChangesChannel(this.prefix))
+        .subscribe(notificationChannel(this.prefix), priceUpdatesChannel(this.prefix), watchlistChangesChannel(this.prefix), whaleTransfersChannel(this.prefix))
         .then(() => undefined);
       this.ready.catch(() => undefined);
     }
@@ -129,6 +140,10 @@ export class NotificationStreamHub {
         for (const userId of this.watchers.get(price.symbol) ?? []) {
           for (const client of this.streams.get(userId) ?? []) client.sendPrice(price);
         }
+      } else if (channel === whaleTransfersChannel(this.prefix)) {
+        const transfer: unknown = JSON.parse(text);
+        if (!isWhaleTransfer(transfer)) throw new Error('not a whale transfer');
+        for (const clients of this.streams.values()) for (const client of clients) client.sendWhale?.(transfer);
       } else if (channel === watchlistChangesChannel(this.prefix)) {
         const { userId } = watchlistChangeSchema.parse(JSON.parse(text));
         if (this.streams.has(userId)) void this.loadWatched(userId);

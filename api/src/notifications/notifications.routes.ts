@@ -152,6 +152,8 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
       send: (n: ClientNotification) => (replaying ? pending.push(n) : send(n)),
       // Prices carry no id: they are never replayed, and a resume's Last-Event-ID stays a notification id.
       sendPrice: (price: LatestPrice) => res.write(`event: price\ndata: ${JSON.stringify(price)}\n\n`),
+      // The whales live feed: like prices, no id and never replayed.
+      sendWhale: (transfer: unknown) => res.write(`event: whale\ndata: ${JSON.stringify(transfer)}\n\n`),
     };
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), deps.streamHeartbeatMs ?? STREAM_HEARTBEAT_MS);
     let closed = false;

@@ -68,6 +68,7 @@ describe('authorization: every route with an owned id, as another user (real app
       const mail = await harness.smtp.waitFor(email, /invited to join/);
       return linkIn(mail, `${PUBLIC_URL}/invitations/accept`).searchParams.get('token')!;
     },
+    'whale-watch': (owner) => create(owner, '/api/whales/watchlist', { address: '0x28c6c06298d514db089934071355e5743bf21d60', customLabel: 'Mine' }),
   };
 
   const idsOf = (owner: SignedIn) => {
@@ -141,6 +142,7 @@ describe('authorization: every route with an owned id, as another user (real app
     'team-member': 2147483647,
     'team-invitation': 2147483647,
     'invitation-token': 'no-such-invitation-token-0123456789',
+    'whale-watch': 2147483647,
   };
 
   it.each(variants.map((v) => [v.label, v] as const))('%s: refused, nothing changed', async (_label, { route, foreign }) => {

@@ -10,6 +10,9 @@ import { NewsLinksOutbox1795462034548 } from './1795462034548-NewsLinksOutbox';
 import { InsidersIndexes1795791792602 } from './1795791792602-InsidersIndexes';
 import { InsidersFiledRoles1795792400000 } from './1795792400000-InsidersFiledRoles';
 import { Whales1795792475719 } from './1795792475719-Whales';
+import { WhalesValues1795792500000 } from './1795792500000-WhalesValues';
+import { WhalesAlerts1795792600000 } from './1795792600000-WhalesAlerts';
+import { WhalesWatchedIndex1795792700000 } from './1795792700000-WhalesWatchedIndex';
 
 // Migrations in the order they run. Add new ones at the end; never edit one that has shipped.
-export const MIGRATIONS: Function[] = [Initial1795251779224, CotAnalyticsWindow1795252809100, AccountsAuth1795252851460, CotFollows1795258299294, ContactMessages1795259844820, AlertsPricesWatchlists1795260314908, News1795454364789, Insiders1795461825769, NewsLinksOutbox1795462034548, InsidersIndexes1795791792602, InsidersFiledRoles1795792400000, Whales1795792475719];
+export const MIGRATIONS: Function[] = [Initial1795251779224, CotAnalyticsWindow1795252809100, AccountsAuth1795252851460, CotFollows1795258299294, ContactMessages1795259844820, AlertsPricesWatchlists1795260314908, News1795454364789, Insiders1795461825769, NewsLinksOutbox1795462034548, InsidersIndexes1795791792602, InsidersFiledRoles1795792400000, Whales1795792475719, WhalesValues1795792500000, WhalesAlerts1795792600000, WhalesWatchedIndex1795792700000];

@@ -5,3 +5,4 @@ export * from './whale-alert.entity';
 export * from './whale-block.entity';
 export * from './whale-scan-state.entity';
 export * from './whale-token.entity';
+export * from './whale-netflow.entity';

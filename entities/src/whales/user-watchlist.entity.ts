@@ -40,13 +40,21 @@ export class UserWatchlist {
   @Column({ type: 'boolean', default: true })
   alertEnabled: boolean;
 
-  // Token base units (wei for ETH); null uses the address's balanceThreshold.
-  @Column({ type: 'numeric', precision: 78, scale: 0, nullable: true })
+  // USD at block time; null uses the global threshold (WHALES_GLOBAL_USD_THRESHOLD).
+  @Column({ type: 'numeric', precision: 24, scale: 2, nullable: true })
   alertThreshold: string | null;
 
   // immediate | hourly | daily
   @Column({ type: 'varchar', length: 20, default: 'immediate' })
   alertFrequency: string;
+
+  // IANA time zone: daily digests go out at its local midnight.
+  @Column({ type: 'varchar', length: 64, default: 'UTC' })
+  timeZone: string;
+
+  // The last alert written for this watch (shown on the watchlist).
+  @Column({ type: 'timestamptz', nullable: true })
+  lastAlertAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

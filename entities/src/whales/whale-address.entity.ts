@@ -1,10 +1,12 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 
 /** A tracked large wallet (EVM address). Reference data. */
 @Entity({ name: 'whale_addresses' })
 @Unique('uq_whale_addresses_address', ['address'])
 // Stored lowercase so uniqueness and joins with whale_transactions do not depend on checksum casing.
 @Check('chk_whale_addresses_address_lowercase', `"address" = lower("address")`)
+// Netflow and the exchanges page read the exchange wallets by name.
+@Index('ix_whale_addresses_exchange_name', ['exchangeName'], { where: `"address_type" = 'exchange'` })
 export class WhaleAddress {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -29,6 +31,10 @@ export class WhaleAddress {
   // 'system' for the curated list, otherwise who added it.
   @Column({ type: 'varchar', length: 50, default: 'system' })
   addedBy: string;
+
+  // Where the label came from: the seeded list with its commit, or the file given to `whales import-labels`.
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  labelSource: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   addedDate: Date;

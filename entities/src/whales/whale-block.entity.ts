@@ -1,10 +1,12 @@
-import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A block the scanner (or `import whales`) recorded, with its hash and parent hash: the next
  * block's parent hash is compared with it to find a reorg, and a rollback deletes from here.
  */
 @Entity({ name: 'whale_blocks' })
+// The alerts and live-feed jobs find their block by hash.
+@Index('ix_whale_blocks_chain_hash', ['chain', 'hash'])
 @Check('chk_whale_blocks_hash_lowercase', `"hash" = lower("hash") AND "parent_hash" = lower("parent_hash")`)
 export class WhaleBlock {
   @PrimaryColumn({ type: 'varchar', length: 20 })

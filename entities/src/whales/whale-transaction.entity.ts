@@ -10,6 +10,8 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn,
 @Unique('uq_whale_transactions_chain_hash_log_index', ['chain', 'hash', 'logIndex'])
 @Index('ix_whale_transactions_from_timestamp', ['fromAddress', 'timestamp'])
 @Index('ix_whale_transactions_to_timestamp', ['toAddress', 'timestamp'])
+// A block's transfers by its hash (whales.alerts, the live feed).
+@Index('ix_whale_transactions_chain_block_hash', ['chain', 'blockHash'])
 // Hex strings are stored lowercase so they compare equal to whale_addresses.address.
 @Check(
   'chk_whale_transactions_lowercase',
@@ -18,6 +20,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn,
 @Check('chk_whale_transactions_block_hash_lowercase', `"block_hash" = lower("block_hash")`)
 @Check('chk_whale_transactions_log_index', `"log_index" >= -1`)
 @Check('chk_whale_transactions_price_status', `"price_status" IN ('priced', 'unknown')`)
+@Check('chk_whale_transactions_price_source', `"price_source" IN ('prices', 'defillama', 'simulated')`)
 export class WhaleTransaction {
   @PrimaryGeneratedColumn('increment', { type: 'bigint' })
   id: string;
@@ -60,6 +63,18 @@ export class WhaleTransaction {
   // priced | unknown
   @Column({ type: 'varchar', length: 10, default: 'unknown' })
   priceStatus: string;
+
+  // USD per token unit at block time (rounded to 10 decimals; usd_value is computed from the unrounded price).
+  @Column({ type: 'numeric', precision: 30, scale: 10, nullable: true })
+  usdPrice: string | null;
+
+  // prices (the stored ETHUSDT bars) | defillama (coins API) | simulated (replay or simulated bars); null when unpriced.
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  priceSource: string | null;
+
+  // DefiLlama's confidence in the price (0..1); below 0.9 the price is kept but worth discounting. Null for ETH.
+  @Column({ type: 'numeric', precision: 5, scale: 4, nullable: true })
+  priceConfidence: string | null;
 
   // Crossed a watched address's threshold or the global USD threshold.
   @Column({ type: 'boolean', default: false })

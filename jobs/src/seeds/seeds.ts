@@ -3,6 +3,7 @@ import { BUNDLED_EXCHANGE_CALENDARS_PATH, readExchangeCalendarFile } from '../ma
 import { importExchangeCalendars } from '../market-hours/market-hours.store';
 import { seedCotSample } from '../cot/cot.seed';
 import { seedMarketCiks } from '../news/news.seed';
+import { seedWhaleLabels } from '../whales/whales-labels';
 import { CHAT_ROOM_SEED, MARKET_SEED } from './markets.seed';
 
 export interface Seed {
@@ -58,6 +59,8 @@ export const SEEDS: Seed[] = [
   },
   // The CIK of each seeded US stock and ETF, from the SEC's ticker list: filings find their market by it.
   { name: '2026-11-market-ciks', run: (manager) => seedMarketCiks(manager).then(() => undefined) },
+  // Public exchange and fund wallet labels (jobs/src/whales/data/labels/README.md): whale_addresses.
+  { name: '2026-12-whale-labels', run: (manager) => seedWhaleLabels(manager).then(() => undefined) },
 ];
 
 /**

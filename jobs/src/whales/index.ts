@@ -21,4 +21,80 @@ export { importWhaleFiles, WhalesImportError, type WhalesImportResult } from './
 export { whalesEnvSchema, loadWhalesConfig, whalesScanOptions, type WhalesConfig } from './whales.config';
 export { whalesJobIds } from './whales.jobs';
 export { createWhalesHandlers, withScanLock, type WhalesHandlerDeps } from './whales.processor';
-export { whalesDomain, startWhalesReplay, WHALES_REPLAY_EPOCH } from './whales.domain';
+export { whalesDomain, startWhalesReplay, whalesReplayChain, whalesReplayHead, WHALES_REPLAY_EPOCH } from './whales.domain';
+// watchlists, alerts, read API, live feed (A)
+export {
+  WHALES_MAX_WATCHES_DEFAULT,
+  WHALE_CUSTOM_LABEL_MAX,
+  WHALE_THRESHOLD_MAX,
+  isWhaleAddress,
+  isIanaTimeZone,
+  WhaleWatchError,
+  listWhaleWatches,
+  getWhaleWatch,
+  whaleWatchOfAddress,
+  createWhaleWatch,
+  updateWhaleWatch,
+  deleteWhaleWatch,
+  type WhaleWatchErrorCode,
+  type WhaleWatchFields,
+} from './whales-watchlists.store';
+export {
+  WHALE_FEED_MAX_LIMIT,
+  WHALE_LARGEST_ROWS,
+  WHALE_CURSOR_PATTERN,
+  explorerTxUrl,
+  whaleFeed,
+  whaleLargest,
+  whaleFeedSource,
+  whaleAddressPage,
+  liveTransfersOfBlock,
+  type WhaleFeedQuery,
+} from './whales-read.store';
+// P's netflow read functions, for the api (A adds them, as the contract says).
+export { netflowSeries, exchangeNetflows, NetflowRangeError, NETFLOW_MAX_POINTS, netflowTokenKey } from './whales-netflow.store';
+export { retractWhaleAlerts, whaleAlertsOfUser, WHALE_ACTIVITY_TYPE } from './whales-alerts.store';
+export {
+  alertWhaleBlock,
+  sendWhaleDigests,
+  dispatchWhaleRetractions,
+  publishWhaleTransfers,
+  publishBlockTransfers,
+  whaleTransfersChannel,
+  whaleAlertMessage,
+  compactUsd,
+  formatAmount,
+  digestOf,
+  type WhaleBlockAlertsOutcome,
+  type WhaleDigestsOutcome,
+} from './whales-alerts';
+// values (P)
+export {
+  DefiLlamaCoinsClient,
+  CoinsApiError,
+  DEFILLAMA_COINS_SOURCE,
+  startCoinsReplayServer,
+  coinId,
+  type CoinsPriceSource,
+  type CoinPrice,
+  type CoinsReplayServer,
+} from './defillama-coins.client';
+export { createWhalesPricer, ethPriceAt, usdValueOf, tokenKey, ETH_PRICE_SYMBOL, LOW_PRICE_CONFIDENCE, type WhalesPricer, type TokenPrice } from './whales-pricing';
+// (netflowSeries, exchangeNetflows, NetflowRangeError, NETFLOW_MAX_POINTS, netflowTokenKey: exported above by A.)
+export { recomputeNetflows, recomputeNetflowRange, bucketStart, NETFLOW_BUCKETS, type NetflowBucket } from './whales-netflow.store';
+export {
+  parseLabelFile,
+  upsertWhaleLabels,
+  seedWhaleLabels,
+  seedWhaleLabelSets,
+  normalizeAddress,
+  WhaleLabelsError,
+  WHALE_ADDRESS_TYPES,
+  type WhaleLabelRow,
+} from './whales-labels';
+export { type RecordedBlock } from './whales-scan';
+export { type WhaleTransferRow } from './whales.store';
+// the in-memory filter of watched addresses, and the alert candidates of a block (bench)
+export { WatchedAddressIndex, watchedAddressIndex } from './whales-watched-index';
+export { lockBlockAlertCandidates } from './whales-alerts.store';
+export { addressLabels } from './whales.store';

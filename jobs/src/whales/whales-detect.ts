@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import type { ParsedTransfer } from './eth.parse';
 import type { WhaleTransactionType } from './whales.shapes';
 
@@ -32,7 +33,7 @@ export function classifyTransfer(transfer: Pick<ParsedTransfer, 'from' | 'to' | 
 }
 
 /**
- * A whale transfer: its USD value reaches the global threshold, or it involves a watched address
+ * A whale transfer: its USD value reaches the global threshold (WHALES_GLOBAL_USD_THRESHOLD, any token, ETH included), or it involves a watched address
  * whose balanceThreshold it reaches. balanceThreshold is in base units, so it applies to native ETH
  * only (wei); token transfers count through their USD value.
  */
@@ -42,7 +43,8 @@ export function isWhaleTransfer(
   labels: LabelLookup,
   globalUsdThreshold: number,
 ): boolean {
-  if (usdValue !== null && Number(usdValue) >= globalUsdThreshold) return true;
+  // Decimal, not float: a value equal to the threshold is a whale transfer, exactly.
+  if (usdValue !== null && new Decimal(usdValue).gte(globalUsdThreshold)) return true;
   if (transfer.token !== null) return false;
   for (const address of [transfer.from, transfer.to]) {
     const threshold = address === null ? null : labels(address)?.balanceThreshold;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
 import { EthParseError, parseBlock, parseReceipt, parseTransferLogs, unwrapJsonRpc, type ParsedBlock, type ParsedTransfer } from './eth.parse';
+import type { WhalesPricer } from './whales-pricing';
 import { prepareTransfers, type TokenResolver } from './whales-scan';
 import { WHALES_CHAIN, recordBlock, recordTransfers, storedBlockTime } from './whales.store';
 
@@ -83,6 +84,8 @@ export function parseWhalesFile(file: string, text: string): ParsedFile {
 export interface WhalesImportOptions {
   tokens: TokenResolver;
   globalUsdThreshold: number;
+  /** USD at block time (whales-pricing.ts); absent: transfers are recorded unpriced. */
+  pricer?: WhalesPricer;
   now: Date;
   /** The block time of receipts and logs whose block is neither in the import nor recorded (receipts carry no time). */
   blockTime?: Date;
@@ -134,7 +137,9 @@ export async function importWhaleFiles(db: DataSource, paths: readonly string[],
     }
     const groups = [];
     for (const transfers of byBlock.values()) {
-      groups.push({ time: file.block ? new Date(file.block.timestamp * 1000) : await timeOf(file, transfers[0]), records: await prepareTransfers({ dataSource: db, tokens: opts.tokens, globalUsdThreshold: opts.globalUsdThreshold }, transfers) });
+      const time = file.block ? new Date(file.block.timestamp * 1000) : await timeOf(file, transfers[0]);
+      const records = await prepareTransfers({ dataSource: db, tokens: opts.tokens, globalUsdThreshold: opts.globalUsdThreshold, pricer: opts.pricer }, transfers, time);
+      groups.push({ time, records });
     }
     plans.push({ file, groups });
   }

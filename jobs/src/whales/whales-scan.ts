@@ -5,6 +5,8 @@ import type { Logger } from '../runtime/logger';
 import type { ParsedBlock, ParsedTransfer } from './eth.parse';
 import type { EthSource } from './eth-rpc.client';
 import { classifyTransfer, isWhaleTransfer, type DetectionLabel } from './whales-detect';
+import { watchedAddressIndex } from './whales-watched-index';
+import { storedUsdPrice, tokenKey, usdValueOf, type WhalesPricer } from './whales-pricing';
 import {
   WHALES_CHAIN,
   addressLabels,
@@ -14,6 +16,7 @@ import {
   rollbackFrom,
   setCheckpoint,
   storedBlockHashes,
+  tokenAmount,
   type WhaleCheckpoint,
   type WhaleTransferRecord,
 } from './whales.store';
@@ -28,6 +31,8 @@ export interface WhalesScanContext {
   tokens: TokenResolver;
   /** USD value from which any transfer is a whale transfer (WHALES_GLOBAL_USD_THRESHOLD). */
   globalUsdThreshold: number;
+  /** USD prices at block time (whales-pricing.ts); absent: every transfer is recorded unpriced. */
+  pricer?: WhalesPricer;
   chain?: string;
 }
 
@@ -44,9 +49,20 @@ export interface ScanOptions {
 
 export type ScanOutcome =
   | { status: 'idle'; target: number; checkpoint: number | null }
-  | { status: 'scanned'; from: number; to: number; target: number; blocks: number; transfers: number }
-  /** A parent hash did not match: `reorg` recorded blocks were rolled back (from `rolledBackFrom`); the next step rescans them. */
-  | { status: 'reorg'; reorg: number; rolledBackFrom: number; blocks: number; transfers: number };
+  /** `recorded`: the blocks recorded by this step, in order (the processor queues their alerts). */
+  | { status: 'scanned'; from: number; to: number; target: number; blocks: number; transfers: number; recorded: RecordedBlock[] }
+  /**
+   * A parent hash did not match: `reorg` recorded blocks were rolled back (from `rolledBackFrom`); the next step rescans them.
+   * `recorded`: blocks this step recorded before it met the reorg (below the fork, so they stand).
+   */
+  | { status: 'reorg'; reorg: number; rolledBackFrom: number; blocks: number; transfers: number; recorded: RecordedBlock[] };
+
+/** A block recorded by a scan step. */
+export interface RecordedBlock {
+  /** Decimal string (block numbers outgrow nothing today, but the API keeps them as strings). */
+  number: string;
+  hash: string;
+}
 
 /** The node's answers contradict each other or the stored chain in a way a retry resolves. */
 export class WhalesScanError extends Error {
@@ -66,12 +82,14 @@ const range = (from: bigint, to: bigint): bigint[] => {
 };
 
 /**
- * Turns parsed transfers into rows: token metadata, exchange direction, whale flag. USD valuation
- * is not wired yet: every row is stored without a USD value and with price_status 'unknown'.
+ * Turns parsed transfers into rows: token metadata, USD at block time (`blockTime`, with the
+ * context's pricer: ETH from the stored bars, tokens from DefiLlama; a transfer without a price or
+ * decimals is stored with usd_value null, price_status 'unknown'), exchange direction, whale flag.
  */
 export async function prepareTransfers(
-  ctx: Pick<WhalesScanContext, 'dataSource' | 'tokens' | 'globalUsdThreshold'>,
+  ctx: Pick<WhalesScanContext, 'dataSource' | 'tokens' | 'globalUsdThreshold' | 'pricer'>,
   transfers: readonly ParsedTransfer[],
+  blockTime?: Date,
 ): Promise<WhaleTransferRecord[]> {
   const addresses = new Set<string>();
   const tokens = new Set<Address>();
@@ -80,19 +98,29 @@ export async function prepareTransfers(
     if (t.to) addresses.add(t.to);
     if (t.token) tokens.add(t.token);
   }
-  const labels = await addressLabels(ctx.dataSource, [...addresses]);
+  // Only the addresses the in-memory filter says may be labelled or watched are read (whales-watched-index.ts).
+  const watched = await watchedAddressIndex(ctx.dataSource);
+  const labels = await addressLabels(ctx.dataSource, watched.filter(addresses));
   const lookup = (address: string): DetectionLabel | undefined => labels.get(address);
   const meta = new Map<string, { symbol: string | null; decimals: number | null }>();
   for (const token of tokens) meta.set(token, await ctx.tokens(token));
+  const prices =
+    ctx.pricer && blockTime && transfers.length ? await ctx.pricer.prices([...new Set(transfers.map((t) => t.token))], blockTime) : new Map();
   return transfers.map((transfer) => {
     const token = transfer.token ? meta.get(transfer.token) : undefined;
-    const usdValue: string | null = null;
+    const decimals = transfer.token ? (token?.decimals ?? null) : 18;
+    const price = prices.get(tokenKey(transfer.token)) ?? null;
+    const usdPrice = storedUsdPrice(price);
+    const usdValue = usdPrice === null ? null : usdValueOf(decimals === null ? null : tokenAmount(transfer.rawAmount, decimals), price);
     return {
       transfer,
       tokenSymbol: transfer.token ? (token?.symbol ?? null) : 'ETH',
-      tokenDecimals: transfer.token ? (token?.decimals ?? null) : 18,
+      tokenDecimals: decimals,
       transactionType: classifyTransfer(transfer, lookup),
       usdValue,
+      usdPrice,
+      priceSource: usdPrice === null ? null : (price?.source ?? null),
+      priceConfidence: usdPrice === null ? null : (price?.confidence ?? null),
       isWhale: isWhaleTransfer(transfer, usdValue, lookup, ctx.globalUsdThreshold),
     };
   });
@@ -165,7 +193,7 @@ export async function scanStep(ctx: WhalesScanContext, source: EthSource, opts: 
   }
 
   let previous: WhaleCheckpoint | null = checkpoint;
-  let recorded = 0;
+  const recordedBlocks: RecordedBlock[] = [];
   let transfers = 0;
   for (const n of range(from, to)) {
     const block = byNumber.get(n);
@@ -182,10 +210,10 @@ export async function scanStep(ctx: WhalesScanContext, source: EthSource, opts: 
       });
       const depth = Number(n - fork);
       ctx.logger?.warn({ chain, block: Number(n), depth, fork: Number(fork), removed }, 'whales: reorg, orphaned blocks rolled back');
-      return { status: 'reorg', reorg: depth, rolledBackFrom: Number(fork), blocks: recorded, transfers };
+      return { status: 'reorg', reorg: depth, rolledBackFrom: Number(fork), blocks: recordedBlocks.length, transfers, recorded: recordedBlocks };
     }
 
-    const records = await prepareTransfers(ctx, [...block.nativeTransfers, ...(logsOf.get(n) ?? [])]);
+    const records = await prepareTransfers(ctx, [...block.nativeTransfers, ...(logsOf.get(n) ?? [])], new Date(block.timestamp * 1000));
     const now = ctx.clock.now();
     const expected = previous;
     await ctx.dataSource.transaction(async (manager) => {
@@ -199,8 +227,8 @@ export async function scanStep(ctx: WhalesScanContext, source: EthSource, opts: 
       await setCheckpoint(manager, chain, { number: block.number, hash: block.hash }, now);
     });
     previous = { number: block.number, hash: block.hash as Hex };
-    recorded++;
+    recordedBlocks.push({ number: block.number.toString(), hash: block.hash.toLowerCase() });
     transfers += records.length;
   }
-  return { status: 'scanned', from: Number(from), to: Number(to), target: Number(target), blocks: recorded, transfers };
+  return { status: 'scanned', from: Number(from), to: Number(to), target: Number(target), blocks: recordedBlocks.length, transfers, recorded: recordedBlocks };
 }

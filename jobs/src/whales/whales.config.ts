@@ -28,12 +28,27 @@ export const whalesEnvSchema = z.object({
   WHALES_SCAN_BATCH: z.coerce.number().int().min(1).max(500).default(50),
   /** USD value from which any transfer is a whale transfer, watched address or not. */
   WHALES_GLOBAL_USD_THRESHOLD: z.coerce.number().positive().default(1_000_000),
+  /** Addresses one user may watch (a plan limit until billing's entitlements replace it). */
+  WHALES_MAX_WATCHES: z.coerce.number().int().min(1).max(10_000).default(50),
   /** Where the first scan starts (no checkpoint yet); unset: at the current head minus the confirmations. */
   WHALES_START_BLOCK: z.coerce.number().int().min(0).optional(),
   /** Requests per second to ETH_RPC_URL for the whole cluster (a provider's plan quota). */
   ETH_RPC_REQUESTS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
   /** Timeout of one JSON-RPC request (a batch counts as one). */
   ETH_RPC_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+  /**
+   * DefiLlama's coins API (ERC-20 USD prices at block time), used with ETH_RPC_URL; unset: the
+   * public API. Without ETH_RPC_URL the coins replay twin runs instead (simulated prices, offline).
+   */
+  DEFILLAMA_COINS_URL: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
+  /** Requests per second to the coins API for the whole cluster (one request per block with tokens). */
+  DEFILLAMA_REQUESTS_PER_SECOND: z.coerce.number().int().min(1).max(100).default(5),
+  DEFILLAMA_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+  /** How far from the block time a DefiLlama price point may be (its `searchWidth`: '4h', '30m' or seconds). */
+  DEFILLAMA_SEARCH_WIDTH: z
+    .string()
+    .regex(/^\d+[smhdw]?$/, 'must be a duration like 4h, 30m or 600')
+    .default('4h'),
 });
 
 export type WhalesConfig = z.infer<typeof whalesEnvSchema>;

@@ -4,7 +4,9 @@ import type { JobContext } from '../runtime/job-handler';
 import { EthRpcClient, type EthSource } from './eth-rpc.client';
 import { ReplayChain, REPLAY_BLOCK_SECONDS, startReplayRpcServer } from './eth-replay';
 import { TokenDirectory } from './tokens';
+import { DefiLlamaCoinsClient, startCoinsReplayServer, type CoinsPriceSource } from './defillama-coins.client';
 import { whalesEnvSchema, type WhalesConfig } from './whales.config';
+import { createWhalesPricer, type WhalesPricer } from './whales-pricing';
 import { createWhalesHandlers } from './whales.processor';
 import { WHALES_SCHEDULES } from './whales.schedules';
 import type { TokenResolver } from './whales-scan';
@@ -14,8 +16,23 @@ import { WhaleTokenStore } from './whales.store';
 export const WHALES_REPLAY_EPOCH = Date.UTC(2025, 0, 1) / 1000;
 const REPLAY_SEED = 'tickerbell-whales';
 
+/**
+ * The chain the replay twin starts from (one block; `whalesReplayHead` says how far the clock has
+ * taken it). Deterministic: a test builds the same chain to know what a block still to come holds.
+ */
+export function whalesReplayChain(): ReplayChain {
+  return ReplayChain.fromRecordings({ length: 1, seed: REPLAY_SEED, startTimestamp: WHALES_REPLAY_EPOCH });
+}
+
+/** The replay twin's head at `now`: its first block plus one block per 12 s since WHALES_REPLAY_EPOCH. */
+export function whalesReplayHead(first: bigint, now: Date): bigint {
+  return first + BigInt(Math.max(0, Math.floor((now.getTime() / 1000 - WHALES_REPLAY_EPOCH) / REPLAY_BLOCK_SECONDS)));
+}
+
 interface BuiltSource {
   source: EthSource;
+  /** DefiLlama's coins API, or its replay twin beside the replay chain. */
+  coins: CoinsPriceSource;
   /** Replay: mines the blocks due by `now`, so the twin produces a block every 12 s. */
   advance?(now: Date): void;
   close?(): Promise<void>;
@@ -28,14 +45,17 @@ interface BuiltSource {
  * same chain and a restart continues it.
  */
 export async function startWhalesReplay(context: Pick<JobContext, 'dataSource' | 'clock'>): Promise<BuiltSource> {
-  const chain = ReplayChain.fromRecordings({ length: 1, seed: REPLAY_SEED, startTimestamp: WHALES_REPLAY_EPOCH });
+  const chain = whalesReplayChain();
   const server = await startReplayRpcServer(chain);
+  // Prices of the replay chain's tokens and the usual stablecoins, simulated (labelled so).
+  const coinsServer = await startCoinsReplayServer();
+  const coins = new DefiLlamaCoinsClient({ baseUrl: coinsServer.url, kind: 'replay', health: { dataSource: context.dataSource, clock: context.clock } });
   const advance = (now: Date) => {
-    const due = chain.first + BigInt(Math.max(0, Math.floor((now.getTime() / 1000 - WHALES_REPLAY_EPOCH) / REPLAY_BLOCK_SECONDS)));
+    const due = whalesReplayHead(chain.first, now);
     if (due > chain.head) chain.append(Number(due - chain.head));
   };
   const source = new EthRpcClient({ url: server.url, kind: 'replay', health: { dataSource: context.dataSource, clock: context.clock } });
-  return { source, advance, close: () => server.close() };
+  return { source, coins, advance, close: async () => void (await Promise.all([server.close(), coinsServer.close()])) };
 }
 
 function startLiveSource(config: WhalesConfig, context: JobContext): BuiltSource {
@@ -52,7 +72,19 @@ function startLiveSource(config: WhalesConfig, context: JobContext): BuiltSource
     acquire: async () => void (await limiter.removeTokens(1)),
     health: { dataSource: context.dataSource, clock: context.clock },
   });
-  return { source };
+  const coinsLimiter = new RateLimiterQueue(
+    new RateLimiterRedis({ storeClient: context.redis, keyPrefix: `${context.queues.prefix}:defillama-coins:rate`, points: config.DEFILLAMA_REQUESTS_PER_SECOND, duration: 1 }),
+    { maxQueueSize: 1000 },
+  );
+  const coins = new DefiLlamaCoinsClient({
+    baseUrl: config.DEFILLAMA_COINS_URL,
+    kind: 'live',
+    timeoutMs: config.DEFILLAMA_TIMEOUT_MS,
+    searchWidth: config.DEFILLAMA_SEARCH_WIDTH,
+    acquire: async () => void (await coinsLimiter.removeTokens(1)),
+    health: { dataSource: context.dataSource, clock: context.clock },
+  });
+  return { source, coins };
 }
 
 /**
@@ -67,15 +99,25 @@ export const whalesDomain = defineDomain({
   start(config) {
     let built: Promise<BuiltSource> | undefined;
     let directory: TokenDirectory | undefined;
-    const source = async (context: JobContext): Promise<EthSource> => {
+    let pricing: WhalesPricer | undefined;
+    const ready = async (context: JobContext): Promise<BuiltSource> => {
       built ??= config.ETH_RPC_URL ? Promise.resolve(startLiveSource(config, context)) : startWhalesReplay(context);
       // A failed start is tried again by the next job.
-      const ready = await built.catch((error: unknown) => {
+      return built.catch((error: unknown) => {
         built = undefined;
         throw error;
       });
-      ready.advance?.(context.clock.now());
-      return ready.source;
+    };
+    const source = async (context: JobContext): Promise<EthSource> => {
+      const sources = await ready(context);
+      sources.advance?.(context.clock.now());
+      return sources.source;
+    };
+    /** USD at block time: ETH from the stored bars, tokens from DefiLlama (or its replay twin), cached in Redis per token and minute. */
+    const pricer = async (context: JobContext): Promise<WhalesPricer> => {
+      const { coins } = await ready(context);
+      pricing ??= createWhalesPricer({ db: context.dataSource, coins, redis: context.redis, prefix: context.queues.prefix, logger: context.logger });
+      return pricing;
     };
     const tokens = (context: JobContext, from: EthSource): TokenResolver => {
       directory ??= new TokenDirectory({ source: from, cache: new WhaleTokenStore(context.dataSource) });
@@ -86,7 +128,7 @@ export const whalesDomain = defineDomain({
       };
     };
     return {
-      handlers: createWhalesHandlers({ config: () => config, source, tokens }),
+      handlers: createWhalesHandlers({ config: () => config, source, tokens, pricer }),
       async close() {
         const ready = await built?.catch(() => undefined);
         await ready?.close?.();

@@ -10,7 +10,14 @@ export const whalesJobIds = {
   scan: (chain: string, at: Date) => jobId('whales.scan', chain, Math.floor(at.getTime() / WHALES_SCAN_EVERY_MS)),
   /** The next batch of a catch-up (or the rescan after a reorg), from block `from`: queued once. */
   continueFrom: (chain: string, from: number) => jobId('whales.scan', chain, 'from', from),
+  /** The alerts of one recorded block (by hash: a block recorded again after a reorg is another block). */
+  alerts: (chain: string, hash: string) => jobId('whales.alerts', chain, hash.toLowerCase()),
+  /** The digests closing in one 15-minute slot. */
+  digests: (at: Date) => jobId('whales.digests', Math.floor(at.getTime() / WHALES_DIGEST_EVERY_MS)),
 };
+
+/** How often digests are looked for: every quarter hour, so the local midnight of zones with :30 and :45 offsets is met too. */
+export const WHALES_DIGEST_EVERY_MS = 15 * 60_000;
 
 export const whalesJobs = {
   'whales.scan': defineJob({
@@ -26,6 +33,38 @@ export const whalesJobs = {
       backoff: { type: 'exponential', delay: 2000 },
       removeOnComplete: { age: 600, count: 200 },
       removeOnFail: { age: 24 * 3600, count: 500 },
+    },
+  }),
+  'whales.alerts': defineJob({
+    queue: 'whales',
+    description:
+      "Alerts of one recorded block: its transfers that meet a user's watch (USD threshold, else the global threshold) become whale_alerts " +
+      'once per user, address and transfer; immediate ones are notified at once, hourly and daily ones wait for their digest. ' +
+      'A block a reorg removed alerts nothing',
+    payload: z
+      .object({
+        chain: z.string().min(1).max(20),
+        hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte block hash'),
+      })
+      .strict(),
+    options: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
+    },
+  }),
+  'whales.digests': defineJob({
+    queue: 'whales',
+    description:
+      'Sends the whale digests whose period is over: hourly at :00 UTC, daily at the local midnight of the watch\'s time zone; ' +
+      'one notification per user and period listing its pending alerts (idempotent by digest key)',
+    payload: z.object({}).strict(),
+    options: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 5000 },
+      removeOnComplete: { age: 3600, count: 200 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 200 },
     },
   }),
 };

@@ -2,7 +2,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { formatUnits, type Address, type Hex } from 'viem';
 import type { ParsedTransfer } from './eth.parse';
 import type { TokenCache, TokenInfo } from './tokens';
-import type { WhaleTransactionType, WhaleTransferView } from './whales.shapes';
+import { retractWhaleAlerts } from './whales-alerts.store';
+import { recomputeNetflows } from './whales-netflow.store';
+import type { WhalePriceSource, WhaleTransactionType, WhaleTransferCore } from './whales.shapes';
 
 type Db = DataSource | EntityManager;
 
@@ -29,6 +31,11 @@ export interface WhaleTransferRecord {
   transactionType: WhaleTransactionType;
   /** USD at block time; null when unknown (price_status 'unknown'). */
   usdValue: string | null;
+  /** USD per token unit at block time (numeric(30,10)); null when unknown. */
+  usdPrice?: string | null;
+  priceSource?: WhalePriceSource | null;
+  /** DefiLlama's confidence (0..1, 4 decimals); null for ETH or when unpriced. */
+  priceConfidence?: string | null;
   isWhale: boolean;
 }
 
@@ -64,6 +71,9 @@ export async function recordTransfers(manager: Db, chain: string, blockTime: Dat
     amount: [] as (string | null)[],
     usd: [] as (string | null)[],
     priceStatus: [] as string[],
+    usdPrice: [] as (string | null)[],
+    priceSource: [] as (string | null)[],
+    priceConfidence: [] as (string | null)[],
     isWhale: [] as boolean[],
     blockNumber: [] as string[],
     blockHash: [] as string[],
@@ -81,6 +91,10 @@ export async function recordTransfers(manager: Db, chain: string, blockTime: Dat
     cols.amount.push(tokenAmount(t.rawAmount, t.token === null ? 18 : record.tokenDecimals));
     cols.usd.push(record.usdValue);
     cols.priceStatus.push(record.usdValue === null ? 'unknown' : 'priced');
+    // The price is kept even when the value is not (unknown decimals): it says what was known.
+    cols.usdPrice.push(record.usdPrice ?? null);
+    cols.priceSource.push(record.usdPrice ? (record.priceSource ?? null) : null);
+    cols.priceConfidence.push(record.usdPrice ? (record.priceConfidence ?? null) : null);
     cols.isWhale.push(record.isWhale);
     cols.blockNumber.push(t.blockNumber.toString());
     cols.blockHash.push(t.blockHash.toLowerCase());
@@ -90,9 +104,11 @@ export async function recordTransfers(manager: Db, chain: string, blockTime: Dat
   const rows: Array<{ n: number }> = await manager.query(
     `WITH inserted AS (
        INSERT INTO whale_transactions (chain, timestamp, hash, log_index, from_address, to_address, value, token_symbol, token_address,
-                                       amount, usd_value, price_status, is_whale, block_number, block_hash, transaction_type)
+                                       amount, usd_value, price_status, is_whale, block_number, block_hash, transaction_type,
+                                       usd_price, price_source, price_confidence)
        SELECT $1, $2, * FROM unnest($3::varchar[], $4::int[], $5::varchar[], $6::varchar[], $7::numeric[], $8::varchar[], $9::varchar[],
-                                    $10::numeric[], $11::numeric[], $12::varchar[], $13::boolean[], $14::bigint[], $15::varchar[], $16::varchar[])
+                                    $10::numeric[], $11::numeric[], $12::varchar[], $13::boolean[], $14::bigint[], $15::varchar[], $16::varchar[],
+                                    $17::numeric[], $18::varchar[], $19::numeric[])
        ON CONFLICT ON CONSTRAINT uq_whale_transactions_chain_hash_log_index DO NOTHING
        RETURNING 1
      ) SELECT count(*)::int AS n FROM inserted`,
@@ -113,8 +129,13 @@ export async function recordTransfers(manager: Db, chain: string, blockTime: Dat
       cols.blockNumber,
       cols.blockHash,
       cols.type,
+      cols.usdPrice,
+      cols.priceSource,
+      cols.priceConfidence,
     ],
   );
+  // Exchange netflow of the block's hour and day, in the same transaction (whales-netflow.store.ts).
+  if (rows[0].n > 0) await recomputeNetflows(manager, chain, [blockTime]);
   return rows[0].n;
 }
 
@@ -143,15 +164,31 @@ export async function recordBlock(
 
 /**
  * Deletes the blocks numbered `number` and above and every transfer recorded from them (a reorg
- * orphaned them). The checkpoint is the caller's to reset, in the same transaction.
+ * orphaned them): their alerts are retracted first (whales-alerts.store.ts), and the netflow
+ * buckets they touched are recomputed after. The checkpoint is the caller's to reset, in the same
+ * transaction (call this inside one: it is all or nothing).
  */
-export async function rollbackFrom(manager: Db, chain: string, number: bigint): Promise<{ blocks: number; transfers: number }> {
-  const transfers: unknown[] = await manager.query(
-    `DELETE FROM whale_transactions WHERE chain = $1 AND block_number >= $2 RETURNING 1`,
+export async function rollbackFrom(manager: EntityManager, chain: string, number: bigint): Promise<{ blocks: number; transfers: number }> {
+  const times: Array<{ at: Date }> = await manager.query(
+    `SELECT DISTINCT date_trunc('hour', timestamp) AS at FROM whale_transactions WHERE chain = $1 AND block_number >= $2`,
     [chain, number.toString()],
   );
-  const blocks: unknown[] = await manager.query(`DELETE FROM whale_blocks WHERE chain = $1 AND number >= $2 RETURNING 1`, [chain, number.toString()]);
-  return { blocks: blocks.length, transfers: transfers.length };
+  await retractWhaleAlerts(manager, chain, number);
+  // A counted DELETE answers one row (a DELETE's own answer through TypeORM is [rows, affected]).
+  const [{ n: transfers }]: { n: number }[] = await manager.query(
+    `WITH d AS (DELETE FROM whale_transactions WHERE chain = $1 AND block_number >= $2 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+    [chain, number.toString()],
+  );
+  const [{ n: blocks }]: { n: number }[] = await manager.query(
+    `WITH d AS (DELETE FROM whale_blocks WHERE chain = $1 AND number >= $2 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+    [chain, number.toString()],
+  );
+  await recomputeNetflows(
+    manager,
+    chain,
+    times.map((t) => new Date(t.at)),
+  );
+  return { blocks, transfers };
 }
 
 /** The last block fully recorded by the scanner, or null before the first scan. */
@@ -242,6 +279,9 @@ interface TransferRow {
   amount: string | null;
   usd_value: string | null;
   price_status: 'priced' | 'unknown';
+  usd_price: string | null;
+  price_source: WhalePriceSource | null;
+  price_confidence: string | null;
   transaction_type: string | null;
   is_whale: boolean;
   block_number: string;
@@ -249,11 +289,19 @@ interface TransferRow {
   timestamp: Date;
 }
 
+/** A recorded transfer with its price (what `whales transfers` and the API start from). */
+export interface WhaleTransferRow extends WhaleTransferCore {
+  usdPrice: string | null;
+  priceSource: WhalePriceSource | null;
+  priceConfidence: string | null;
+}
+
 /** A transaction's recorded transfers, in log order (native ETH first), for the API and `whales transfers`. */
-export async function transfersOfTx(db: Db, hash: string, chain: string = WHALES_CHAIN): Promise<WhaleTransferView[]> {
+export async function transfersOfTx(db: Db, hash: string, chain: string = WHALES_CHAIN): Promise<WhaleTransferRow[]> {
   const rows: TransferRow[] = await db.query(
     `SELECT t.hash, t.log_index, t.token_address, t.token_symbol, k.symbol AS known_symbol, k.decimals AS known_decimals,
             t.from_address, t.to_address, t.value::text AS value, t.amount::text AS amount, t.usd_value::text AS usd_value, t.price_status,
+            t.usd_price::text AS usd_price, t.price_source, t.price_confidence::text AS price_confidence,
             t.transaction_type, t.is_whale, t.block_number, t.block_hash, t.timestamp
      FROM whale_transactions t LEFT JOIN whale_tokens k ON k.address = t.token_address
      WHERE t.chain = $1 AND t.hash = $2
@@ -275,6 +323,9 @@ export async function transfersOfTx(db: Db, hash: string, chain: string = WHALES
       rawAmount: r.value,
       usdValue: r.usd_value,
       priceStatus: r.price_status,
+      usdPrice: r.usd_price,
+      priceSource: r.price_source,
+      priceConfidence: r.price_confidence,
       transactionType: (r.transaction_type ?? 'transfer') as WhaleTransactionType,
       isWhale: r.is_whale,
       blockNumber: r.block_number,

@@ -93,7 +93,11 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
         q(`INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price) VALUES ($1, $2, 0.6, 0.5)`, [u, predictionMarketId]),
       'prediction_performance.user_id': (u) => q(`INSERT INTO prediction_performance (user_id) VALUES ($1)`, [u]),
       'user_watchlists.user_id': (u) => q(`INSERT INTO user_watchlists (user_id, address_id) VALUES ($1, $2)`, [u, whaleAddressId]),
-      'whale_alerts.user_id': (u) => q(`INSERT INTO whale_alerts (user_id, address_id, alert_type, message) VALUES ($1, $2, 'large_transfer', 'moved')`, [u, whaleAddressId]),
+      'whale_alerts.user_id': (u) => q(
+          `INSERT INTO whale_alerts (user_id, address_id, alert_type, message, frequency, tx_hash, log_index, block_number, direction)
+           VALUES ($1, $2, 'large_transfer', 'moved', 'immediate', '0x' || repeat('a', 64), -1, 1, 'incoming')`,
+          [u, whaleAddressId],
+        ),
       'yield_alerts.user_id': async (u) => {
         const [{ id }] = await q<{ id: number }>(`INSERT INTO yield_alerts (user_id, pool_id, alert_type, threshold) VALUES ($1, $2, 'apy_above', 5) RETURNING id`, [u, poolId]);
         await q(`INSERT INTO yield_alert_logs (alert_id, triggered_value, threshold) VALUES ($1, 6, 5)`, [id]);

@@ -27,8 +27,11 @@ describe('whales configuration', () => {
   it('registers its domain, queue, job and 12 s schedule', () => {
     expect(DOMAINS.map((d) => d.name)).toContain('whales');
     expect(QUEUES.whales.concurrency).toBeGreaterThan(0);
-    expect(Object.keys(JOBS).filter((name) => name.startsWith('whales.'))).toEqual(['whales.scan']);
-    expect(SCHEDULES.filter((s) => s.job.startsWith('whales.')).map((s) => [s.id, s.repeat])).toEqual([['whales.scan', { every: 12_000 }]]);
+    expect(Object.keys(JOBS).filter((name) => name.startsWith('whales.'))).toEqual(['whales.scan', 'whales.alerts', 'whales.digests']);
+    expect(SCHEDULES.filter((s) => s.job.startsWith('whales.')).map((s) => [s.id, s.repeat])).toEqual([
+      ['whales.scan', { every: 12_000 }],
+      ['whales.digests', { pattern: '0 */15 * * * *', tz: 'UTC' }],
+    ]);
     expect(whalesJobIds.scan('ethereum', new Date('2025-01-01T00:00:13Z'))).toBe(`whales.scan/ethereum/${Math.floor(Date.parse('2025-01-01T00:00:13Z') / 12_000)}`);
     expect(whalesJobIds.continueFrom('ethereum', 19_000_050)).toBe('whales.scan/ethereum/from/19000050');
   });

@@ -6,6 +6,9 @@ import { EthRpcClient, EthRpcError, type EthSource } from '../../src/whales/eth-
 import { ReplayChain, startReplayRpcServer, type ReplayRpcServer } from '../../src/whales/eth-replay';
 import { scanStep, type ScanOptions, type ScanOutcome, type TokenResolver, type WhalesScanContext } from '../../src/whales/whales-scan';
 import { readCheckpoint, transfersOfTx } from '../../src/whales/whales.store';
+import { DefiLlamaCoinsClient, startCoinsReplayServer, type CoinsReplayServer } from '../../src/whales/defillama-coins.client';
+import { createWhalesPricer } from '../../src/whales/whales-pricing';
+import { REPLAY_TOKENS } from '../../src/whales/eth-replay';
 
 // A replay node (the recorded London block and the recorded receipts' Transfer logs, renumbered:
 // eth-replay.ts) on a local port, the real EthRpcClient, and the real database. Each test scans
@@ -17,6 +20,7 @@ const tokens: TokenResolver = async () => ({ symbol: null, decimals: null });
 
 let db: TestDatabase;
 const servers: ReplayRpcServer[] = [];
+let coins: CoinsReplayServer | undefined;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -24,6 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
+  await coins?.close();
   await db.drop();
 });
 
@@ -75,10 +80,10 @@ describe('scanStep', () => {
     const outcomes = await scanUntilIdle(ctx, client, { confirmations: 12, maxBatch: 5, startBlock: 1000n });
 
     expect(outcomes).toEqual([
-      { status: 'scanned', from: 1000, to: 1004, target: 1017, blocks: 5, transfers: expect.any(Number) },
-      { status: 'scanned', from: 1005, to: 1009, target: 1017, blocks: 5, transfers: expect.any(Number) },
-      { status: 'scanned', from: 1010, to: 1014, target: 1017, blocks: 5, transfers: expect.any(Number) },
-      { status: 'scanned', from: 1015, to: 1017, target: 1017, blocks: 3, transfers: expect.any(Number) },
+      { status: 'scanned', from: 1000, to: 1004, target: 1017, blocks: 5, transfers: expect.any(Number), recorded: expect.any(Array) },
+      { status: 'scanned', from: 1005, to: 1009, target: 1017, blocks: 5, transfers: expect.any(Number), recorded: expect.any(Array) },
+      { status: 'scanned', from: 1010, to: 1014, target: 1017, blocks: 5, transfers: expect.any(Number), recorded: expect.any(Array) },
+      { status: 'scanned', from: 1015, to: 1017, target: 1017, blocks: 3, transfers: expect.any(Number), recorded: [1015n, 1016n, 1017n].map((n) => ({ number: String(n), hash: chain.hashOf(n) })) },
       { status: 'idle', target: 1017, checkpoint: 1017 },
     ]);
     const perBlock = transfersIn(chain, 1000n);
@@ -118,7 +123,7 @@ describe('scanStep', () => {
     chain.reorg(2, { dropTxHash: orphaned });
     chain.append(1);
     const outcome = await scanStep(ctx, client, { confirmations: 0 });
-    expect(outcome).toEqual({ status: 'reorg', reorg: 2, rolledBackFrom: 2008, blocks: 0, transfers: 0 });
+    expect(outcome).toEqual({ status: 'reorg', reorg: 2, rolledBackFrom: 2008, blocks: 0, transfers: 0, recorded: [] });
     expect(await transfersOfTx(db.dataSource, orphaned, 'reorg')).toEqual([]);
     expect(await readCheckpoint(db.dataSource, 'reorg')).toEqual({ number: 2007n, hash: chain.hashOf(2007n) });
     expect((await stored('reorg')).blocks.map((b) => Number(b.number)).at(-1)).toBe(2007);
@@ -172,5 +177,38 @@ describe('scanStep', () => {
     expect((failure as EthRpcError).retryable).toBe(true);
     expect(await readCheckpoint(db.dataSource, 'missing')).toEqual(before);
     expect((await stored('missing')).blocks.map((b) => Number(b.number)).at(-1)).toBe(4007);
+  });
+
+  it('values transfers at block time (ETH from the stored bars, tokens from the coins twin) and flags those over the global USD threshold', async () => {
+    const { chain, client } = await node(7000n, 3); // head 7002
+    coins = await startCoinsReplayServer();
+    const blockTime = new Date(parseBlock(chain.rawBlock(7001n)).timestamp * 1000);
+    const [{ id }] = await db.dataSource.query(`INSERT INTO markets (symbol, name, type) VALUES ('ETHUSDT', 'Ethereum / Tether', 'crypto') RETURNING id`);
+    await db.dataSource.query(
+      `INSERT INTO price_bars (market_id, interval, open_time, open, high, low, close, source) VALUES ($1, '1m', $2, 2000, 2000, 2000, 2000, 'binance')`,
+      [id, new Date(Math.floor(blockTime.getTime() / 60_000) * 60_000)],
+    );
+    const RPLY = REPLAY_TOKENS[0]; // 6 decimals, simulated at $2.5
+    const big = chain.withTransfer(7001n, { token: null, from: WHALE, to: EXCHANGE, rawAmount: 500n * 10n ** 18n }); // $1,000,000.00 exactly
+    const small = chain.withTransfer(7001n, { token: null, from: WHALE, to: EXCHANGE, rawAmount: 499n * 10n ** 18n });
+    const token = chain.withTransfer(7001n, { token: RPLY.address, from: EXCHANGE, to: WHALE, rawAmount: 400_000n * 10n ** 6n }); // $1,000,000.00
+    const recordedReceipt = parseTransferLogs(chain.rawLogs(7001n, 7001n)).find((t) => t.token === '0x01f6f4d612649741c895c1dacdbc98f359594d43')!.txHash;
+    const pricer = createWhalesPricer({ db: db.dataSource, coins: new DefiLlamaCoinsClient({ baseUrl: coins.url, kind: 'replay' }) });
+    const resolve: TokenResolver = async (address) => (address === RPLY.address ? { symbol: RPLY.symbol, decimals: RPLY.decimals } : { symbol: null, decimals: 18 });
+    await scanStep(context('priced', { pricer, tokens: resolve }), client, { confirmations: 1, startBlock: 7001n });
+
+    expect(await transfersOfTx(db.dataSource, big, 'priced')).toEqual([
+      expect.objectContaining({ usdValue: '1000000.00', usdPrice: '2000.0000000000', priceSource: 'prices', priceConfidence: null, priceStatus: 'priced', isWhale: true }),
+    ]);
+    expect(await transfersOfTx(db.dataSource, small, 'priced')).toEqual([expect.objectContaining({ usdValue: '998000.00', isWhale: false })]);
+    expect(await transfersOfTx(db.dataSource, token, 'priced')).toEqual([
+      expect.objectContaining({ amount: '400000', usdValue: '1000000.00', priceSource: 'simulated', priceConfidence: '0.9900', transactionType: 'exchange_outflow', isWhale: true }),
+    ]);
+    // The receipt's WETH and SHIB are simulated offline; its third token has no price: said so.
+    const rows = await transfersOfTx(db.dataSource, recordedReceipt, 'priced');
+    expect(rows.map((r) => [r.usdValue === null, r.priceStatus, r.priceSource])).toEqual([
+      [false, 'priced', 'simulated'],
+      [true, 'unknown', null],
+    ]);
   });
 });

@@ -1,6 +1,20 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { TokenDirectory, WhaleTokenStore, WhalesImportError, importWhaleFiles, loadWhalesConfig, transfersOfTx, type TokenResolver } from '@tickerbell/jobs/whales';
+import { readFile } from 'node:fs/promises';
+import {
+  DefiLlamaCoinsClient,
+  TokenDirectory,
+  WhaleLabelsError,
+  WhaleTokenStore,
+  WhalesImportError,
+  createWhalesPricer,
+  importWhaleFiles,
+  loadWhalesConfig,
+  parseLabelFile,
+  transfersOfTx,
+  upsertWhaleLabels,
+  type TokenResolver,
+} from '@tickerbell/jobs/whales';
 import { CliError } from './cli-error';
 import type { CliContext, CliIo } from './main';
 
@@ -37,10 +51,17 @@ export function registerWhalesCommands(program: Command, context: () => CliConte
         const info = await directory.get(token);
         return { symbol: info.symbol, decimals: info.decimals };
       };
+      const config = loadWhalesConfig(process.env);
+      // ETH from the stored bars; tokens from DefiLlama only when DEFILLAMA_COINS_URL is set (an import stays offline otherwise).
+      const pricer = createWhalesPricer({
+        db,
+        coins: config.DEFILLAMA_COINS_URL ? new DefiLlamaCoinsClient({ baseUrl: config.DEFILLAMA_COINS_URL, timeoutMs: config.DEFILLAMA_TIMEOUT_MS, searchWidth: config.DEFILLAMA_SEARCH_WIDTH }) : null,
+      });
       try {
         const results = await importWhaleFiles(db, paths, {
           tokens,
-          globalUsdThreshold: loadWhalesConfig(process.env).WHALES_GLOBAL_USD_THRESHOLD,
+          pricer,
+          globalUsdThreshold: config.WHALES_GLOBAL_USD_THRESHOLD,
           now: new Date(),
           blockTime,
         });
@@ -52,6 +73,33 @@ export function registerWhalesCommands(program: Command, context: () => CliConte
     });
 
   const whales = program.command('whales').description('whale tracking (Ethereum transfers)');
+  whales
+    .command('import-labels')
+    .description(
+      'upsert address labels (whale_addresses) from a CSV (header row) or JSON array: address (EIP-55 or lowercase), label, address_type ' +
+        '(exchange|fund|whale|bridge|protocol|other), exchange_name, balance_threshold (wei), is_active; every row checked first, nothing written on error',
+    )
+    .argument('<file>', 'path of the CSV or JSON file')
+    .action(async (given: string) => {
+      const path = resolve(process.env.INIT_CWD ?? process.cwd(), given);
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        throw new CliError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+      }
+      let rows;
+      try {
+        rows = parseLabelFile(path, text);
+      } catch (error) {
+        if (error instanceof WhaleLabelsError) throw new CliError(error.message);
+        throw error;
+      }
+      const db = await context().db();
+      const done = await db.transaction((manager) => upsertWhaleLabels(manager, rows, { source: `import:${path.split('/').pop()}`.slice(0, 200), addedBy: 'import' }));
+      out(`${path}: ${rows.length} address${rows.length === 1 ? '' : 'es'} (${done.inserted} new, ${done.updated} updated)`);
+    });
+
   whales
     .command('transfers')
     .description("print, as JSON, a transaction's recorded transfers (logIndex and token null for native ETH; amount in token units)")

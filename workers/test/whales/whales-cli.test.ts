@@ -129,4 +129,24 @@ describe('CLI: import whales and whales transfers (the recorded real answers)', 
     expect(result.err).toContain(`${other}: blockNumber 17451262 (0xf0bc137c355238b0e075507ba17456aff47ee376cea24c590d5b044705cb5877): block time unknown`);
     expect(await cli(['whales', 'transfers', '--tx', '0x1234'])).toMatchObject({ code: 1, err: 'error: --tx: expected a transaction hash (0x + 64 hex digits), got 0x1234\n' });
   });
+
+  it('imports address labels from CSV (upsert by address, stored lowercase), and refuses a bad file by line, writing nothing', async () => {
+    const good = join(dir, 'labels.csv');
+    writeFileSync(good, 'address,label,address_type,exchange_name\n0x28C6c06298d514Db089934071355E5743bf21d60,Binance 14,exchange,Binance\n0x71660c4005ba85c37ccec55d0c4493e66fe775d3,Coinbase 1,exchange,Coinbase\n');
+    expect(await cli(['whales', 'import-labels', good])).toEqual({ code: 0, err: '', out: `${good}: 2 addresses (2 new, 0 updated)\n` });
+    expect(await cli(['whales', 'import-labels', good])).toMatchObject({ code: 0, out: `${good}: 2 addresses (0 new, 2 updated)\n` });
+    const labelled = () => db.dataSource.query(`SELECT address, label, exchange_name FROM whale_addresses WHERE label_source = 'import:labels.csv' ORDER BY address`);
+    expect(await labelled()).toEqual([
+      { address: '0x28c6c06298d514db089934071355e5743bf21d60', label: 'Binance 14', exchange_name: 'Binance' },
+      { address: '0x71660c4005ba85c37ccec55d0c4493e66fe775d3', label: 'Coinbase 1', exchange_name: 'Coinbase' },
+    ]);
+
+    const bad = join(dir, 'bad-labels.json');
+    writeFileSync(bad, JSON.stringify([{ address: '0x1111111111111111111111111111111111111111', label: 'ok' }, { address: '0xnope', label: 'x' }]));
+    const refused = await cli(['whales', 'import-labels', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`${bad}: 1 invalid row (nothing imported)`);
+    expect(refused.err).toContain('row 2: address: expected an EIP-55 checksummed or lowercase 0x + 40 hex address');
+    expect(await db.dataSource.query(`SELECT 1 FROM whale_addresses WHERE address = '0x1111111111111111111111111111111111111111'`)).toEqual([]);
+  });
 });

@@ -1,0 +1,90 @@
+import { defineRouteTable } from '../http/route-table';
+import {
+  whaleAddressParamsSchema,
+  whaleLargestQuerySchema,
+  whaleNetflowQuerySchema,
+  whaleTransfersQuerySchema,
+  whaleWatchBodySchema,
+  whaleWatchParamsSchema,
+  whaleWatchPatchSchema,
+} from './whales.routes';
+
+const ADDRESS = '0x28c6c06298d514db089934071355e5743bf21d60';
+
+// Transfers, addresses and netflow are public chain data (an address in a path is reference data);
+// a watch is the session user's own row, named by its id.
+export const whalesRouteTable = defineRouteTable('whales', [
+  {
+    method: 'GET',
+    path: '/api/whales/transfers',
+    summary: 'The whale transfer feed, newest first (whale transfers and those of the watched addresses): token, minimum USD, direction, exchange, address filters; cursor pages',
+    auth: 'user',
+    query: whaleTransfersQuerySchema,
+    body: 'none',
+    response: 'json',
+    example: { query: { token: 'ETH', minUsd: '1000000', direction: 'exchange_inflow', limit: '50' } },
+  },
+  {
+    method: 'GET',
+    path: '/api/whales/largest',
+    summary: 'The largest transfers by USD value of the last hours (default 24), top 20: the public research page',
+    auth: 'public',
+    query: whaleLargestQuerySchema,
+    body: 'none',
+    response: 'json',
+    example: { query: { hours: '24' } },
+  },
+  {
+    method: 'GET',
+    path: '/api/whales/addresses/:address',
+    summary: "An address: labels, the user's watch, newest transfers, 30 days of daily USD netflow and per-token totals",
+    auth: 'user',
+    params: whaleAddressParamsSchema,
+    ids: { address: 'reference' },
+    body: 'none',
+    response: 'json',
+    example: { params: { address: ADDRESS } },
+  },
+  { method: 'GET', path: '/api/whales/watchlist', summary: "The user's watched addresses with their labels and alert settings", auth: 'user', body: 'none', response: 'json' },
+  {
+    method: 'POST',
+    path: '/api/whales/watchlist',
+    summary: 'Watches an address (EIP-55 or lowercase): custom label, USD alert threshold (null: the global one), immediate / hourly / daily alerts, time zone',
+    auth: 'user',
+    body: { json: whaleWatchBodySchema },
+    response: 'json',
+    example: { body: { address: ADDRESS, customLabel: 'Hot wallet', alertThreshold: '1000000', alertFrequency: 'immediate', timeZone: 'Europe/Paris' } },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/whales/watchlist/:id',
+    summary: "Changes a watch's label, alert settings or time zone",
+    auth: 'user',
+    params: whaleWatchParamsSchema,
+    ids: { id: 'whale-watch' },
+    body: { json: whaleWatchPatchSchema },
+    response: 'json',
+    example: { body: { alertThreshold: '5000000', alertFrequency: 'daily' } },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/whales/watchlist/:id',
+    summary: 'Stops watching an address',
+    auth: 'user',
+    params: whaleWatchParamsSchema,
+    ids: { id: 'whale-watch' },
+    body: 'none',
+    response: 'empty',
+  },
+  {
+    method: 'GET',
+    path: '/api/whales/netflow',
+    summary: "An exchange's USD netflow per hour or day (one token, or every token summed) from `from` to `to`",
+    auth: 'user',
+    query: whaleNetflowQuerySchema,
+    body: 'none',
+    response: 'json',
+    example: { query: { exchange: 'Binance', token: 'ETH', bucket: 'hour' } },
+  },
+  { method: 'GET', path: '/api/whales/exchanges', summary: 'Each labelled exchange with its inflow, outflow and netflow of the last 24 hours', auth: 'user', body: 'none', response: 'json' },
+]);
