@@ -15,8 +15,9 @@ import { alertsE2eBench } from './alerts-e2e.bench';
 import { alertsVolatilityBench } from './alerts-volatility.bench';
 import { newsBench } from './news.bench';
 import { insidersBench } from './insiders.bench';
+import { whalesBench } from './whales.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench, insidersBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench, insidersBench, whalesBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);
