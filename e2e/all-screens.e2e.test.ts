@@ -53,7 +53,8 @@ describe('every screen at 390 and 1440 px in both themes: no sideways scroll, no
       'SELECT c.ticker FROM insider_trading_companies c WHERE c.ticker IS NOT NULL AND EXISTS (SELECT 1 FROM insider_trading_transactions t WHERE t.company_id = c.id) ORDER BY c.ticker LIMIT 1',
     );
     const [insider]: { cik: string }[] = await stack.db.dataSource.query('SELECT i.cik FROM insider_trading_insiders i ORDER BY i.cik LIMIT 1');
-    urls = concretePaths(paths, { code: instrument.code, symbol: 'BTCUSDT', ticker: company.ticker, cik: insider.cik });
+    // An address page: Binance 14, an exchange wallet of the seeded label list (any address has a page).
+    urls = concretePaths(paths, { code: instrument.code, symbol: 'BTCUSDT', ticker: company.ticker, cik: insider.cik, address: '0x28c6c06298d514db089934071355e5743bf21d60' });
     fs.mkdirSync(SHOTS_DIR, { recursive: true });
 
     // A verified account with an alert and a watchlist, so the tables have rows and row actions.
@@ -92,7 +93,7 @@ describe('every screen at 390 and 1440 px in both themes: no sideways scroll, no
   });
 
   it('finds the routes in the router, the dashboard and public ones alike', () => {
-    expect(urls).toEqual(expect.arrayContaining(['/', '/pricing', '/research/cot', '/dashboard', '/dashboard/alerts', '/dashboard/cot', '/dashboard/charts', '/dashboard/charts/BTCUSDT', '/dashboard/insiders', '/research/insiders', '/no-such-page']));
+    expect(urls).toEqual(expect.arrayContaining(['/', '/pricing', '/research/cot', '/dashboard', '/dashboard/alerts', '/dashboard/cot', '/dashboard/charts', '/dashboard/charts/BTCUSDT', '/dashboard/insiders', '/research/insiders', '/dashboard/whales', '/dashboard/whales/watchlist', '/dashboard/whales/exchanges', '/dashboard/whales/addresses/0x28c6c06298d514db089934071355e5743bf21d60', '/research/whales', '/no-such-page']));
   });
 
   /** Every screen at one size in one theme (each theme from its own page load, as a visitor gets it). */

@@ -21,6 +21,12 @@ const ResearchInsidersPage = lazyComponent(() => import('./insiders/research-ins
 const InsidersScreenerPage = lazyComponent(() => import('./insiders/insiders-pages').then((m) => m.InsidersScreenerPage));
 const InsidersCompanyPage = lazyComponent(() => import('./insiders/insiders-pages').then((m) => m.InsidersCompanyPage));
 const InsidersInsiderPage = lazyComponent(() => import('./insiders/insiders-pages').then((m) => m.InsidersInsiderPage));
+const ResearchWhalesPage = lazyComponent(() => import('./whales/research-whales-page').then((m) => m.ResearchWhalesPage));
+// The whales dashboard screens share one chunk (whales/whales-pages).
+const WhalesFeedPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesFeedPage));
+const WhalesWatchlistPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesWatchlistPage));
+const WhalesExchangesPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesExchangesPage));
+const WhalesAddressPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesAddressPage));
 const AboutPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.AboutPage));
 const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.TeamPage));
 const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
@@ -67,6 +73,7 @@ export const routes: RouteObject[] = [
               { path: 'research/cot/screener', element: <CotScreenerPage variant="public" /> },
               { path: 'research/cot/:code', element: <CotInstrumentPage variant="public" /> },
               { path: 'research/insiders', element: <ResearchInsidersPage /> },
+              { path: 'research/whales', element: <ResearchWhalesPage /> },
               { path: 'about', element: <AboutPage /> },
               { path: 'team', element: <TeamPage /> },
               { path: 'guides', element: <GuidesPage /> },
@@ -99,6 +106,10 @@ export const routes: RouteObject[] = [
                   { path: 'insiders', element: <InsidersScreenerPage /> },
                   { path: 'insiders/companies/:ticker', element: <InsidersCompanyPage /> },
                   { path: 'insiders/insiders/:cik', element: <InsidersInsiderPage /> },
+                  { path: 'whales', element: <WhalesFeedPage /> },
+                  { path: 'whales/watchlist', element: <WhalesWatchlistPage /> },
+                  { path: 'whales/exchanges', element: <WhalesExchangesPage /> },
+                  { path: 'whales/addresses/:address', element: <WhalesAddressPage /> },
                   { path: 'watchlists', element: <WatchlistsPage /> },
                   { path: 'charts/:symbol?', element: <ChartsPage /> },
                   { path: 'activity', element: <ActivityPage /> },

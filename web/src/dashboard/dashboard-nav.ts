@@ -13,6 +13,7 @@ export const DASHBOARD_AREAS: readonly DashboardArea[] = [
   { to: '/dashboard/alerts', label: 'Alerts', description: 'Price and technical alerts, spoken if you like, with their history.', end: false },
   { to: '/dashboard/cot', label: 'COT', description: 'Futures positioning: percentile heat map, extremes and divergence.', end: false },
   { to: '/dashboard/insiders', label: 'Insiders', description: 'SEC Form 4 insider trades: screener, cluster buys and company follows.', end: false },
+  { to: '/dashboard/whales', label: 'Whales', description: 'Large Ethereum transfers live, exchange netflow and alerts on the addresses you watch.', end: false },
   { to: '/dashboard/watchlists', label: 'Watchlists', description: 'Your symbols with live prices, in the order you choose.', end: false },
   { to: '/dashboard/charts', label: 'Charts', description: 'Candles, volume and indicators, with saved layouts.', end: false },
   { to: '/dashboard/activity', label: 'Activity', description: 'Your full notification history.', end: false },

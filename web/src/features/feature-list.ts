@@ -179,6 +179,27 @@ export const FEATURE_LIST: readonly Feature[] = [
     },
   },
   {
+    id: 'whales',
+    title: 'Whale transfers on Ethereum',
+    blurb:
+      'A Whale Alert-style live feed of large ETH and token transfers, valued in US dollars at the block’s time, with exchange deposits and withdrawals named. Watch any wallet to be alerted when it moves funds, and follow each exchange’s netflow.',
+    icon: 'pulse',
+    route: '/dashboard/whales',
+    group: 'research',
+    details: [
+      'Confirmed Ethereum blocks are read as they arrive (after 12 confirmations); every ETH transfer and token Transfer event is kept, and a chain reorganisation removes the transfers of the replaced blocks.',
+      'Each transfer is valued at the price of its block’s minute; a transfer of $1,000,000 or more (the operator’s threshold) is a whale transfer, and exchange wallets from a maintained public label list mark inflows and outflows.',
+      'Watch an address with your own label and US dollar threshold, and choose alerts immediately or as an hourly or daily digest; an alert for a transfer later undone by a reorganisation is corrected.',
+    ],
+    planLine: 'Live whale transfer feed, exchange netflow and wallet alerts',
+    source: 'Whale transfers: Ethereum mainnet blocks and token Transfer events read from an Ethereum node, valued with the stored ETH prices and a public token price aggregator.',
+    method: {
+      heading: 'Whale transfers',
+      text: 'US dollar values at block time, the global whale threshold, exchange inflow and outflow from labelled wallets, and hourly and daily netflow per exchange.',
+      link: { to: '/research/whales', label: 'See the largest transfers of the last day' },
+    },
+  },
+  {
     id: 'accounts',
     title: 'Accounts and teams',
     blurb: 'Sign in with a password or Google, invite colleagues to a team with their roles, and keep an activity log of who joined and what changed.',

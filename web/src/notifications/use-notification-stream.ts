@@ -1,9 +1,11 @@
 // Live notifications from the api's server-sent event stream (/api/stream, built in the
 // market-hours issue). Each `notification` event carries one notification as JSON; `price` events
-// (watchlist symbols) go to the live price bus.
+// (watchlist symbols) go to the live price bus and `whale` events (large Ethereum transfers) to the
+// live whales bus.
 import { useEffect } from 'react';
 import { isRecord } from '../api/client';
 import { parseStreamPrice, publishLivePrice } from '../prices/live-prices';
+import { parseStreamWhale, publishLiveWhale } from '../whales/whales-live';
 import { NOTIFICATION_TYPES, type NotificationType } from '@tickerbell/jobs/notifications/shapes';
 import { useNotifications, type NewNotification } from './notification-provider';
 
@@ -82,11 +84,18 @@ export function useNotificationStream(
       const price = typeof event.data === 'string' ? parseStreamPrice(event.data) : null;
       if (price) publishLivePrice(price);
     };
+    // Whale transfers too: the whales feed subscribes (whales/whales-live).
+    const onWhale = (event: MessageEvent): void => {
+      const transfer = typeof event.data === 'string' ? parseStreamWhale(event.data) : null;
+      if (transfer) publishLiveWhale(transfer);
+    };
     source.addEventListener('notification', onNotification);
     source.addEventListener('price', onPrice);
+    source.addEventListener('whale', onWhale);
     return () => {
       source.removeEventListener('notification', onNotification);
       source.removeEventListener('price', onPrice);
+      source.removeEventListener('whale', onWhale);
       source.close();
     };
   }, [enabled, createEventSource, url, notify]);
