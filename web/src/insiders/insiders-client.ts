@@ -27,63 +27,11 @@ import {
   type InsiderTradeRow,
   type TransactionCode,
 } from '@tickerbell/jobs/insiders/shapes';
-import { apiRequest, isRecord } from '../api/client';
+import { apiRequest } from '../api/client';
+import { bool, boolOrNull, count, decimal, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
 
 // ---- Parsing ----
-
-function fail(where: string, expected: string): never {
-  throw new TypeError(`${where}: expected ${expected}`);
-}
-
-function record(value: unknown, where: string): Record<string, unknown> {
-  if (!isRecord(value)) fail(where, 'an object');
-  return value;
-}
-
-function text(value: unknown, where: string): string {
-  if (typeof value !== 'string') fail(where, 'text');
-  return value;
-}
-
-function textOrNull(value: unknown, where: string): string | null {
-  if (value === null || value === undefined) return null;
-  return text(value, where);
-}
-
-/** A decimal string (as PostgreSQL numeric answers), kept as text. */
-function decimal(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) fail(where, 'a decimal string');
-  return value;
-}
-
-function decimalOrNull(value: unknown, where: string): string | null {
-  return value === null || value === undefined ? null : decimal(value, where);
-}
-
-function count(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) fail(where, 'an integer');
-  return value;
-}
-
-function bool(value: unknown, where: string): boolean {
-  if (typeof value !== 'boolean') fail(where, 'a boolean');
-  return value;
-}
-
-function boolOrNull(value: unknown, where: string): boolean | null {
-  return value === null || value === undefined ? null : bool(value, where);
-}
-
-function list<T>(value: unknown, where: string, item: (entry: unknown, at: string) => T): T[] {
-  if (!Array.isArray(value)) fail(where, 'a list');
-  return value.map((entry: unknown, index) => item(entry, `${where}[${index}]`));
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
-  if (!(allowed as readonly unknown[]).includes(value)) fail(where, allowed.join(', '));
-  return value as T;
-}
 
 function roles(value: unknown, where: string): InsiderRole[] {
   return list(value, where, (entry, at) => oneOf(entry, INSIDER_ROLES, at));

@@ -23,68 +23,11 @@ import {
   type WhaleWatchInput,
   type WhaleWatchView,
 } from '@tickerbell/jobs/whales/shapes';
-import { apiRequest, isRecord } from '../api/client';
+import { apiRequest } from '../api/client';
+import { bool, count, decimal, decimalOrNull, list, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
 
 // ---- Parsing ----
-
-function fail(where: string, expected: string): never {
-  throw new TypeError(`${where}: expected ${expected}`);
-}
-
-function record(value: unknown, where: string): Record<string, unknown> {
-  if (!isRecord(value)) fail(where, 'an object');
-  return value;
-}
-
-function text(value: unknown, where: string): string {
-  if (typeof value !== 'string') fail(where, 'text');
-  return value;
-}
-
-function textOrNull(value: unknown, where: string): string | null {
-  if (value === null || value === undefined) return null;
-  return text(value, where);
-}
-
-/** A decimal string (as PostgreSQL numeric answers), kept as text. */
-function decimal(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) fail(where, 'a decimal string');
-  return value;
-}
-
-function decimalOrNull(value: unknown, where: string): string | null {
-  return value === null || value === undefined ? null : decimal(value, where);
-}
-
-function count(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) fail(where, 'an integer');
-  return value;
-}
-
-function bool(value: unknown, where: string): boolean {
-  if (typeof value !== 'boolean') fail(where, 'a boolean');
-  return value;
-}
-
-function list<T>(value: unknown, where: string, item: (entry: unknown, at: string) => T): T[] {
-  if (!Array.isArray(value)) fail(where, 'a list');
-  return value.map((entry: unknown, index) => item(entry, `${where}[${index}]`));
-}
-
-/** A list answered bare, or as the one list inside an object ({ watches: [...] }). */
-function listIn<T>(body: unknown, where: string, item: (entry: unknown, at: string) => T): T[] {
-  if (Array.isArray(body)) return list(body, where, item);
-  const source = record(body, where);
-  const key = Object.keys(source).find((name) => Array.isArray(source[name]));
-  if (!key) fail(where, 'a list');
-  return list(source[key], `${where}.${key}`, item);
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
-  if (!(allowed as readonly unknown[]).includes(value)) fail(where, allowed.join(', '));
-  return value as T;
-}
 
 export function parseAddressLabel(value: unknown, where: string): WhaleAddressLabel {
   const s = record(value, where);
@@ -309,7 +252,7 @@ export function getAddressPage(address: string, signal?: AbortSignal): Promise<W
 }
 
 export function getWatchlist(signal?: AbortSignal): Promise<WhaleWatchView[]> {
-  return apiRequest('/api/whales/watchlist', { signal, parse: (body) => listIn(body, 'watchlist', (entry, at) => parseWatchView(entry, at)) });
+  return apiRequest('/api/whales/watchlist', { signal, parse: (body) => list(record(body, 'watchlist').watches, 'watchlist.watches', (entry, at) => parseWatchView(entry, at)) });
 }
 
 export function addWatch(input: WhaleWatchInput): Promise<WhaleWatchView> {
@@ -346,7 +289,7 @@ export function getNetflow(query: NetflowQuery, signal?: AbortSignal): Promise<W
 }
 
 export function getExchanges(signal?: AbortSignal): Promise<WhaleExchangeSummary[]> {
-  return apiRequest('/api/whales/exchanges', { signal, parse: (body) => listIn(body, 'exchanges', parseExchangeSummary) });
+  return apiRequest('/api/whales/exchanges', { signal, parse: (body) => list(record(body, 'exchanges').exchanges, 'exchanges.exchanges', parseExchangeSummary) });
 }
 
 // ---- Formatting ----
