@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import request from 'supertest';
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { publishWhaleTransfers, recordBlock, WHALES_MAX_WATCHES_DEFAULT, type WhaleTransferRecord } from '@tickerbell/jobs/whales';
@@ -13,6 +15,28 @@ const WALLET_EIP55 = '0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B';
 const OTHER: Address = '0x1111111111111111111111111111111111111111';
 
 const hashOf = (...parts: (string | number)[]) => keccak256(toHex(parts.join(':'))) as Hex;
+
+/**
+ * The keys of every object in an answer, by path (array elements merged): what a client reading the
+ * answer relies on. Null values and empty lists say nothing about the keys below them.
+ */
+function keysByPath(value: unknown, path = '$', into = new Map<string, Set<string>>()): Map<string, Set<string>> {
+  if (Array.isArray(value)) for (const entry of value) keysByPath(entry, `${path}[]`, into);
+  else if (value !== null && typeof value === 'object') {
+    const keys = into.get(path) ?? new Set<string>();
+    into.set(path, keys);
+    for (const [key, entry] of Object.entries(value)) {
+      keys.add(key);
+      keysByPath(entry, `${path}.${key}`, into);
+    }
+  }
+  return into;
+}
+
+/** The web's recorded answer of a request (web/test/fixtures/whales, written by hand while the api was built). */
+function webFixture(file: string): { request: string; status: number; body: unknown } {
+  return JSON.parse(readFileSync(join(__dirname, '../../../web/test/fixtures/whales', file), 'utf8'));
+}
 
 interface User {
   agent: Agent;
@@ -172,6 +196,25 @@ describe('whales api (real app, signed-in users)', () => {
     expect([backwards.status, backwards.body.error.details[0].field]).toEqual([400, 'from']);
     const exchanges = await ann.agent.get('/api/whales/exchanges').expect(200);
     expect(exchanges.body.exchanges.map((e: { exchange: string }) => e.exchange)).toContain('Binance');
+  });
+
+  it("answers in the shapes of the web's recorded answers, key for key (they were written by hand)", async () => {
+    // Ben's watches (a test above may have made some): at least one, for the watchlist's row keys.
+    await post(ben, { address: OTHER, customLabel: 'fixture check', alertThreshold: 1000 });
+    expect((await ben.agent.get('/api/whales/watchlist')).body.watches.length).toBeGreaterThan(0);
+    for (const file of ['feed-all.json', 'largest.json', 'exchanges.json', 'watchlist.json', 'address-binance.json', 'netflow-binance-day.json']) {
+      const fixture = webFixture(file);
+      const [method, path] = fixture.request.split(' ');
+      expect(method).toBe('GET');
+      const answer = await ben.agent.get(path);
+      expect({ file, status: answer.status }).toEqual({ file, status: fixture.status });
+      const real = keysByPath(answer.body);
+      const recorded = keysByPath(fixture.body);
+      // Every object both answers hold has the same keys.
+      const shared = [...recorded.keys()].filter((key) => real.has(key));
+      expect(shared).toContain('$');
+      for (const key of shared) expect({ file, path: key, keys: [...real.get(key)!].sort() }).toEqual({ file, path: key, keys: [...recorded.get(key)!].sort() });
+    }
   });
 
   it('relays whale transfers published by the workers to every open stream as SSE `whale`', async () => {
