@@ -15,7 +15,7 @@ export {
   type WhaleBlockHeader,
   type WhaleTransferRecord,
 } from './whales.store';
-export { scanStep, prepareTransfers, WhalesScanError, type ScanOptions, type ScanOutcome, type TokenResolver, type WhalesScanContext } from './whales-scan';
+export { scanStep, prepareTransfers, prepareBlockTransfers, WhalesScanError, type ScanOptions, type ScanOutcome, type TokenResolver, type WhalesScanContext } from './whales-scan';
 export { classifyTransfer, isWhaleTransfer } from './whales-detect';
 export { importWhaleFiles, WhalesImportError, type WhalesImportResult } from './whales-import';
 export { whalesEnvSchema, loadWhalesConfig, whalesScanOptions, type WhalesConfig } from './whales.config';

@@ -113,18 +113,17 @@ export async function lockBlockAlertCandidates(
   chain: string,
   blockHash: string,
   globalUsdThreshold: number,
+  /** The block's addresses the scanner's in-memory filter holds; absent: read from the block's rows and filtered here. */
+  filtered?: readonly string[],
 ): Promise<WhaleAlertCandidate[] | null> {
   const block: unknown[] = await manager.query(`SELECT 1 FROM whale_blocks WHERE chain = $1 AND hash = $2 FOR SHARE`, [chain, blockHash.toLowerCase()]);
   if (!block.length) return null;
   // The block's addresses that may be watched, from the process's in-memory filter (whales-watched-index.ts):
   // the candidates are then read for those few only, not joined for every transfer of the block.
-  // One row holding the block's senders and receivers (cheaper to hand over than a row per transfer).
-  const [{ froms, tos }]: Array<{ froms: string[] | null; tos: Array<string | null> | null }> = await manager.query(
-    `SELECT array_agg(from_address) AS froms, array_agg(to_address) AS tos FROM whale_transactions WHERE chain = $1 AND block_hash = $2`,
-    [chain, blockHash.toLowerCase()],
-  );
-  const watched = await watchedAddressIndex(manager.connection);
-  const hits = watched.filter([...(froms ?? []), ...(tos ?? [])]);
+  // The scanner hands over its own hits (reading the block's 2,000 addresses again took 3 ms); a
+  // watch of an address new to whale_addresses made between the scan and this job (milliseconds)
+  // applies from the next block.
+  const hits = filtered ? [...filtered] : await blockAddressesInFilter(manager, chain, blockHash);
   if (!hits.length) return [];
   // The watches of those addresses first (a few index probes), then the block's transfers that touch them.
   const rows: Array<Record<string, unknown>> = await manager.query(
@@ -140,11 +139,15 @@ export async function lockBlockAlertCandidates(
             COALESCE(t.transaction_type, 'transfer') AS transaction_type, t.from_address, t.to_address,
             x.watch_id, x.user_id, x.address_id, x.address, x.custom_label, x.alert_frequency
      FROM (
-       -- Two equality joins (hashable) rather than one on "from OR to"; a self-transfer once.
-       SELECT t.id, x.address FROM whale_transactions t JOIN watched x ON x.address = t.from_address WHERE t.chain = $1 AND t.block_hash = $2
+       -- The block's transfers touching a hit, read once; then two equality joins (hashable) rather
+       -- than one on "from OR to", a self-transfer once.
+       WITH moved AS MATERIALIZED (
+         SELECT t.id, t.from_address, t.to_address FROM whale_transactions t
+         WHERE t.chain = $1 AND t.block_hash = $2 AND (t.from_address = ANY($4::varchar[]) OR t.to_address = ANY($4::varchar[]))
+       )
+       SELECT m.id, x.address FROM moved m JOIN watched x ON x.address = m.from_address
        UNION ALL
-       SELECT t.id, x.address FROM whale_transactions t JOIN watched x ON x.address = t.to_address
-       WHERE t.chain = $1 AND t.block_hash = $2 AND t.to_address IS DISTINCT FROM t.from_address
+       SELECT m.id, x.address FROM moved m JOIN watched x ON x.address = m.to_address WHERE m.to_address IS DISTINCT FROM m.from_address
      ) m
      JOIN whale_transactions t ON t.id = m.id
      JOIN watched x ON x.address = m.address
@@ -174,6 +177,16 @@ export async function lockBlockAlertCandidates(
     customLabel: r.custom_label as string | null,
     frequency: r.alert_frequency as WhaleAlertFrequency,
   }));
+}
+
+/** The block's senders and receivers that the in-memory filter holds (one row of two arrays: cheaper than a row per transfer). */
+async function blockAddressesInFilter(manager: EntityManager, chain: string, blockHash: string): Promise<string[]> {
+  const [{ froms, tos }]: Array<{ froms: string[] | null; tos: Array<string | null> | null }> = await manager.query(
+    `SELECT array_agg(from_address) AS froms, array_agg(to_address) AS tos FROM whale_transactions WHERE chain = $1 AND block_hash = $2`,
+    [chain, blockHash.toLowerCase()],
+  );
+  const watched = await watchedAddressIndex(manager.connection);
+  return watched.filter([...(froms ?? []), ...(tos ?? [])]);
 }
 
 /** Public labels of addresses (whale_addresses), by lowercase address. */

@@ -140,11 +140,11 @@ export type WhaleBlockAlertsOutcome = { status: 'gone' } | { status: 'alerted'; 
  */
 export async function alertWhaleBlock(
   deps: NotifyDeps & Pick<JobContext, 'clock'>,
-  input: { chain: string; hash: string; globalUsdThreshold: number },
+  input: { chain: string; hash: string; globalUsdThreshold: number; /** The scanner's filter hits of the block (else read from its rows). */ addresses?: readonly string[] },
 ): Promise<WhaleBlockAlertsOutcome> {
   const now = deps.clock.now();
   const result = await deps.dataSource.transaction(async (manager) => {
-    const candidates = await lockBlockAlertCandidates(manager, input.chain, input.hash, input.globalUsdThreshold);
+    const candidates = await lockBlockAlertCandidates(manager, input.chain, input.hash, input.globalUsdThreshold, input.addresses);
     if (candidates === null) return null;
     const labels = await addressLabels(manager, candidates.flatMap((c) => (c.to ? [c.from, c.to] : [c.from])));
     const inserts: WhaleAlertInsert[] = candidates.map((candidate) => ({

@@ -62,6 +62,8 @@ export interface RecordedBlock {
   /** Decimal string (block numbers outgrow nothing today, but the API keeps them as strings). */
   number: string;
   hash: string;
+  /** The block's addresses the in-memory filter holds (labelled or watched): the only ones its alerts job looks up. */
+  addresses: string[];
 }
 
 /** The node's answers contradict each other or the stored chain in a way a retry resolves. */
@@ -91,6 +93,15 @@ export async function prepareTransfers(
   transfers: readonly ParsedTransfer[],
   blockTime?: Date,
 ): Promise<WhaleTransferRecord[]> {
+  return (await prepareBlockTransfers(ctx, transfers, blockTime)).records;
+}
+
+/** prepareTransfers, with the addresses of the transfers that the in-memory filter holds (labelled or watched). */
+export async function prepareBlockTransfers(
+  ctx: Pick<WhalesScanContext, 'dataSource' | 'tokens' | 'globalUsdThreshold' | 'pricer'>,
+  transfers: readonly ParsedTransfer[],
+  blockTime?: Date,
+): Promise<{ records: WhaleTransferRecord[]; addresses: string[] }> {
   const addresses = new Set<string>();
   const tokens = new Set<Address>();
   for (const t of transfers) {
@@ -100,13 +111,14 @@ export async function prepareTransfers(
   }
   // Only the addresses the in-memory filter says may be labelled or watched are read (whales-watched-index.ts).
   const watched = await watchedAddressIndex(ctx.dataSource);
-  const labels = await addressLabels(ctx.dataSource, watched.filter(addresses));
+  const hits = watched.filter(addresses);
+  const labels = await addressLabels(ctx.dataSource, hits);
   const lookup = (address: string): DetectionLabel | undefined => labels.get(address);
   const meta = new Map<string, { symbol: string | null; decimals: number | null }>();
   for (const token of tokens) meta.set(token, await ctx.tokens(token));
   const prices =
     ctx.pricer && blockTime && transfers.length ? await ctx.pricer.prices([...new Set(transfers.map((t) => t.token))], blockTime) : new Map();
-  return transfers.map((transfer) => {
+  const records = transfers.map((transfer): WhaleTransferRecord => {
     const token = transfer.token ? meta.get(transfer.token) : undefined;
     const decimals = transfer.token ? (token?.decimals ?? null) : 18;
     const price = prices.get(tokenKey(transfer.token)) ?? null;
@@ -124,6 +136,7 @@ export async function prepareTransfers(
       isWhale: isWhaleTransfer(transfer, usdValue, lookup, ctx.globalUsdThreshold),
     };
   });
+  return { records, addresses: hits };
 }
 
 /**
@@ -213,7 +226,7 @@ export async function scanStep(ctx: WhalesScanContext, source: EthSource, opts: 
       return { status: 'reorg', reorg: depth, rolledBackFrom: Number(fork), blocks: recordedBlocks.length, transfers, recorded: recordedBlocks };
     }
 
-    const records = await prepareTransfers(ctx, [...block.nativeTransfers, ...(logsOf.get(n) ?? [])], new Date(block.timestamp * 1000));
+    const { records, addresses } = await prepareBlockTransfers(ctx, [...block.nativeTransfers, ...(logsOf.get(n) ?? [])], new Date(block.timestamp * 1000));
     const now = ctx.clock.now();
     const expected = previous;
     await ctx.dataSource.transaction(async (manager) => {
@@ -227,7 +240,7 @@ export async function scanStep(ctx: WhalesScanContext, source: EthSource, opts: 
       await setCheckpoint(manager, chain, { number: block.number, hash: block.hash }, now);
     });
     previous = { number: block.number, hash: block.hash as Hex };
-    recordedBlocks.push({ number: block.number.toString(), hash: block.hash.toLowerCase() });
+    recordedBlocks.push({ number: block.number.toString(), hash: block.hash.toLowerCase(), addresses });
     transfers += records.length;
   }
   return { status: 'scanned', from: Number(from), to: Number(to), target: Number(target), blocks: recordedBlocks.length, transfers, recorded: recordedBlocks };

@@ -45,6 +45,11 @@ export const whalesJobs = {
       .object({
         chain: z.string().min(1).max(20),
         hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte block hash'),
+        /**
+         * The block's addresses the scanner's filter holds (labelled or watched), so the job looks up
+         * only those; absent, it reads the block's addresses from its rows.
+         */
+        addresses: z.array(z.string().regex(/^0x[0-9a-f]{40}$/, 'a lowercase address')).max(100_000).optional(),
       })
       .strict(),
     options: {

@@ -68,7 +68,12 @@ export function createWhalesHandlers(deps: WhalesHandlerDeps): [JobHandler<'whal
       return outcome;
     }),
     defineHandler('whales.alerts', async (payload, context) => {
-      const outcome = await alertWhaleBlock(context, { chain: payload.chain, hash: payload.hash, globalUsdThreshold: deps.config().WHALES_GLOBAL_USD_THRESHOLD });
+      const outcome = await alertWhaleBlock(context, {
+        chain: payload.chain,
+        hash: payload.hash,
+        addresses: payload.addresses,
+        globalUsdThreshold: deps.config().WHALES_GLOBAL_USD_THRESHOLD,
+      });
       if (outcome.status === 'alerted' && outcome.inserted) context.logger.info({ ...outcome, block: payload.hash }, 'whales: alerts written');
       return outcome;
     }),
@@ -90,7 +95,7 @@ async function afterScan(context: JobContext, chain: string, outcome: ScanOutcom
   const recorded = outcome.status === 'idle' ? [] : outcome.recorded;
   if (recorded.length) {
     await context.queues.addBulk(
-      recorded.map((block) => ({ name: 'whales.alerts' as const, data: { chain, hash: block.hash }, options: { jobId: whalesJobIds.alerts(chain, block.hash) } })),
+      recorded.map((block) => ({ name: 'whales.alerts' as const, data: { chain, hash: block.hash, addresses: block.addresses }, options: { jobId: whalesJobIds.alerts(chain, block.hash) } })),
     );
     for (const block of recorded) {
       try {

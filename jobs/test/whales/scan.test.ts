@@ -76,6 +76,9 @@ const stored = async (chain: string) => {
 describe('scanStep', () => {
   it('catches up from WHALES_START_BLOCK in bounded batches, stays `confirmations` behind the head, and follows new blocks', async () => {
     const { chain, client } = await node(1000n, 30); // head 1029
+    // A labelled sender of block 1016: the blocks holding it hand it to their alerts job (the filter's hits).
+    const labelled = (chain.rawBlock(1016n)!.transactions as { from: string; value: string }[]).find((t) => BigInt(t.value) > 0n)!.from.toLowerCase();
+    await db.dataSource.query(`INSERT INTO whale_addresses (address, label) VALUES ($1, 'scan test') ON CONFLICT DO NOTHING`, [labelled]);
     const ctx = context('catch-up');
     const outcomes = await scanUntilIdle(ctx, client, { confirmations: 12, maxBatch: 5, startBlock: 1000n });
 
@@ -83,9 +86,21 @@ describe('scanStep', () => {
       { status: 'scanned', from: 1000, to: 1004, target: 1017, blocks: 5, transfers: expect.any(Number), recorded: expect.any(Array) },
       { status: 'scanned', from: 1005, to: 1009, target: 1017, blocks: 5, transfers: expect.any(Number), recorded: expect.any(Array) },
       { status: 'scanned', from: 1010, to: 1014, target: 1017, blocks: 5, transfers: expect.any(Number), recorded: expect.any(Array) },
-      { status: 'scanned', from: 1015, to: 1017, target: 1017, blocks: 3, transfers: expect.any(Number), recorded: [1015n, 1016n, 1017n].map((n) => ({ number: String(n), hash: chain.hashOf(n) })) },
+      { status: 'scanned', from: 1015, to: 1017, target: 1017, blocks: 3, transfers: expect.any(Number), recorded: [1015n, 1016n, 1017n].map((n) => ({ number: String(n), hash: chain.hashOf(n), addresses: expect.any(Array) })) },
       { status: 'idle', target: 1017, checkpoint: 1017 },
     ]);
+    // Each recorded block names exactly its addresses that whale_addresses holds.
+    for (const outcome of outcomes) {
+      for (const block of outcome.status === 'scanned' ? outcome.recorded : []) {
+        const expected: { address: string }[] = await db.dataSource.query(
+          `SELECT DISTINCT a.address FROM whale_transactions t JOIN whale_addresses a ON a.address IN (t.from_address, t.to_address)
+           WHERE t.block_hash = $1 ORDER BY 1`,
+          [block.hash],
+        );
+        expect([...block.addresses].sort()).toEqual(expected.map((r) => r.address));
+      }
+    }
+    expect((outcomes[3] as { recorded: { addresses: string[] }[] }).recorded[1].addresses).toContain(labelled);
     const perBlock = transfersIn(chain, 1000n);
     expect(perBlock).toBeGreaterThan(3); // the recorded block's value transfers and 3 ERC-20 Transfer logs
     const { blocks, transfers, distinctTransfers } = await stored('catch-up');
