@@ -8,6 +8,7 @@ import { marketHoursDomain } from './market-hours/market-hours.domain';
 import { createNewsDomain } from './news/news.domain';
 import { insidersDomain } from './insiders/insiders.domain';
 import { whalesDomain } from './whales/whales.domain';
+import { ETH_PRICE_SYMBOL } from './whales/whales-pricing';
 import { notificationsDomain } from './notifications/notifications.domain';
 import { createPricesDomain } from './prices/prices.domain';
 import { alertsBarDemand } from './alerts/alert-bar-demand';
@@ -19,7 +20,8 @@ import type { ScheduleDefinition } from './schedules';
 const emptySchema = z.object({});
 
 // Prices' and news' consumers are wired here, so that neither imports them.
-const pricesDomain = createPricesDomain({ barDemand: [alertsBarDemand] });
+// The whales value ETH transfers from ETHUSDT's 1-minute bars, followed by anyone or not.
+const pricesDomain = createPricesDomain({ barDemand: [alertsBarDemand], alwaysPolled: [ETH_PRICE_SYMBOL] });
 // Likewise news: its polls tell the news alerts of new links, without news importing alerts.
 const newsDomain = createNewsDomain({ linked: [alertsNewsConsumer] });
 

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadExchangeCalendars, marketStatusAt } from '../market-hours';
 import type { PricePollKind } from './prices.jobs';
-import { watchedOrAlertedMarkets, type PolledMarket } from './prices.store';
+import { marketsOfSymbols, watchedOrAlertedMarkets, type PolledMarket } from './prices.store';
 
 /** Market types each poll covers. */
 export const CRYPTO_MARKET_TYPES = ['crypto'] as const;
@@ -35,12 +35,20 @@ export async function marketsToPoll(
   db: DataSource | EntityManager,
   kind: PricePollKind,
   now: Date,
-  options: { simulated: boolean; quoted: ReadonlySet<string> },
+  options: { simulated: boolean; quoted: ReadonlySet<string>; /** Symbols a consumer needs whether or not anyone follows them. */ alwaysPolled?: readonly string[] },
 ): Promise<PolledMarket[]> {
-  if (kind === 'crypto') return watchedOrAlertedMarkets(db, CRYPTO_MARKET_TYPES, now);
-  const followed = await watchedOrAlertedMarkets(db, STOCK_MARKET_TYPES, now);
+  const followedOrNeeded = async (types: readonly string[]) =>
+    unionBySymbol(await watchedOrAlertedMarkets(db, types, now), await marketsOfSymbols(db, types, options.alwaysPolled ?? []));
+  if (kind === 'crypto') return followedOrNeeded(CRYPTO_MARKET_TYPES);
+  const followed = await followedOrNeeded(STOCK_MARKET_TYPES);
   const open = new Set((await marketsWithOpenExchange(db, followed, now)).map((m) => m.id));
   const stocks = followed.filter((m) => open.has(m.id) || !options.quoted.has(m.symbol));
   const unsourced = options.simulated ? await watchedOrAlertedMarkets(db, UNSOURCED_MARKET_TYPES, now) : [];
   return [...stocks, ...unsourced];
+}
+
+/** Both lists, each symbol once, by symbol. */
+function unionBySymbol(a: readonly PolledMarket[], b: readonly PolledMarket[]): PolledMarket[] {
+  const bySymbol = new Map([...a, ...b].map((m) => [m.symbol, m]));
+  return [...bySymbol.values()].sort((x, y) => x.symbol.localeCompare(y.symbol));
 }

@@ -25,6 +25,8 @@ export interface PricesDeps {
   sources: PriceSources;
   /** The consumers' bar needs (the alerts' technical conditions): closed bars and backfills of those pairs. */
   barDemand: readonly BarDemandProvider[];
+  /** Symbols polled whether or not anyone follows them (the whales value ETH transfers from ETHUSDT's bars). */
+  alwaysPolled?: readonly string[];
   logger?: Logger;
 }
 
@@ -164,7 +166,7 @@ export async function pollPrices(deps: PricesDeps, kind: PricePollKind): Promise
 
     const now = deps.clock.now();
     const quoted = new Set(Object.keys(await allLatestPrices(deps.redis, deps.prefix)));
-    const markets = await marketsToPoll(deps.dataSource, kind, now, { simulated: primary.kind === 'simulated', quoted });
+    const markets = await marketsToPoll(deps.dataSource, kind, now, { simulated: primary.kind === 'simulated', quoted, alwaysPolled: deps.alwaysPolled });
     if (!markets.length) return { ...result, status: 'nothing_to_poll' };
     const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
     result.asked = markets.length;

@@ -10,6 +10,8 @@ import { PRICES_SCHEDULES } from './prices.schedules';
 export interface PricesConsumers {
   /** The bars they evaluate on (the alerts' technical conditions). */
   barDemand: readonly BarDemandProvider[];
+  /** Symbols they need quoted and barred whether or not anyone follows them (the whales' ETHUSDT). */
+  alwaysPolled?: readonly string[];
 }
 
 /**
@@ -37,6 +39,7 @@ export function createPricesDomain(consumers: PricesConsumers) {
             throw error;
           })),
         barDemand: consumers.barDemand,
+        alwaysPolled: consumers.alwaysPolled,
       });
       return { handlers };
     },

@@ -14,6 +14,8 @@ export interface PricesHandlerDeps {
    * the domains, so that prices never import their consumers.
    */
   barDemand: readonly BarDemandProvider[];
+  /** Symbols polled whether or not anyone follows them. */
+  alwaysPolled?: readonly string[];
 }
 
 export function createPricesHandlers(deps: PricesHandlerDeps) {
@@ -21,7 +23,7 @@ export function createPricesHandlers(deps: PricesHandlerDeps) {
     defineHandler('prices.poll', async ({ kind }, context) => {
       const redis = context.redis;
       try {
-        const result = await pollPrices({ ...context, redis, prefix: context.queues.prefix, sources: await deps.sources(context), barDemand: deps.barDemand }, kind);
+        const result = await pollPrices({ ...context, redis, prefix: context.queues.prefix, sources: await deps.sources(context), barDemand: deps.barDemand, alwaysPolled: deps.alwaysPolled }, kind);
         if (result.fellBack || result.backfills || result.caughtUp || result.staleDropped) context.logger.info(result, 'prices: polled');
         return result;
       } catch (error) {

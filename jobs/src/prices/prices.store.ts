@@ -97,6 +97,16 @@ export async function watchedOrAlertedMarkets(db: Db, types: readonly string[], 
   return rows.map((r) => ({ id: r.id, symbol: r.symbol, type: r.type, exchangeId: r.exchange_id }));
 }
 
+/** Markets of the types among these symbols, followed or not (what a consumer always needs polled). */
+export async function marketsOfSymbols(db: Db, types: readonly string[], symbols: readonly string[]): Promise<PolledMarket[]> {
+  if (!types.length || !symbols.length) return [];
+  const rows: { id: number; symbol: string; type: string; exchange_id: string | null }[] = await db.query(
+    `SELECT m.id, m.symbol, m.type, m.exchange_id FROM markets m WHERE m.type = ANY($1::varchar[]) AND m.symbol = ANY($2::varchar[]) ORDER BY m.symbol`,
+    [types, symbols],
+  );
+  return rows.map((r) => ({ id: r.id, symbol: r.symbol, type: r.type, exchangeId: r.exchange_id }));
+}
+
 /** The markets among these that are on some watchlist (the chart's bars are kept for them). */
 export async function watchedMarketIds(db: Db, marketIds: readonly number[]): Promise<Set<number>> {
   const rows: { market_id: number }[] = await db.query('SELECT DISTINCT market_id FROM watchlist_items WHERE market_id = ANY($1::int[])', [

@@ -132,6 +132,16 @@ describe('prices.poll (real PostgreSQL and Redis, fixed clocks)', () => {
       expect(polled.map((m) => m.symbol)).toEqual(['ADAUSDT', 'BTCUSDT', 'ETHUSDT']);
     });
 
+    it('also polls the symbols a consumer always needs, followed or not, each once', async () => {
+      await watch('BTCUSDT');
+      await priceAlert('ETHUSDT');
+      const now = new Date('2026-11-23T10:00:00Z');
+      expect((await marketsToPoll(db.dataSource, 'crypto', now, { simulated: false, quoted: new Set() })).map((m) => m.symbol)).toEqual(['BTCUSDT', 'ETHUSDT']);
+      const polled = await marketsToPoll(db.dataSource, 'crypto', now, { simulated: false, quoted: new Set(), alwaysPolled: ['SOLUSDT', 'ETHUSDT', 'AAPL'] });
+      // SOLUSDT only through the demand; ETHUSDT both ways, once; AAPL is no crypto pair.
+      expect(polled.map((m) => m.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+    });
+
     it('stocks: only while their exchange is open (regular hours, not weekends, holidays or after the close)', async () => {
       await watch('AAPL', 'JPM', 'SPY', '^GSPC', 'EURUSD');
       // All three already quoted: a closed session adds nothing.
