@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
-import { WHALES_CHAIN, parseTransferLogs, readCheckpoint, whalesJobIds, whalesReplayChain, whalesReplayHead, type ParsedTransfer } from '@tickerbell/jobs/whales';
+import { WHALES_CHAIN, parseTransferLogs, readCheckpoint, simulatedWhaleTransfers, whalesJobIds, whalesReplayChain, whalesReplayHead, type ParsedTransfer } from '@tickerbell/jobs/whales';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
 import { horizontalOverflow } from './support/screen-checks';
@@ -23,8 +23,16 @@ const PHONE = { width: 390, height: 844 };
 const WATCHED = '0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad';
 const LABEL = 'Swapper wallet';
 const SLOT_MS = 12_000;
-// The workers' clock, a little after the start of a 12 s slot.
-const T0 = Math.floor(Date.now() / SLOT_MS) * SLOT_MS + 1_000;
+// The workers' clock, a little after the start of a 12 s slot, at a slot whose scanned block (the
+// head 12 confirmations back) and the next carry no simulated whale transfer (every
+// SIMULATED_WHALE_EVERY-th replay block does): the feed starts empty and one transfer arrives.
+const T0 = (() => {
+  const first = whalesReplayChain().first;
+  const scanned = (at: number) => whalesReplayHead(first, new Date(at)) - 12n;
+  let at = Math.floor(Date.now() / SLOT_MS) * SLOT_MS + 1_000;
+  while (simulatedWhaleTransfers(scanned(at)).length || simulatedWhaleTransfers(scanned(at) + 1n).length) at += SLOT_MS;
+  return at;
+})();
 
 describe('whales end to end: real Chromium, api, workers, PostgreSQL and Redis', () => {
   let stack: E2eStack;

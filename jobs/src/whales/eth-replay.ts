@@ -95,6 +95,14 @@ const hashOf = (...parts: (string | bigint | number)[]): Hex => keccak256(string
  * - roots, logsBloom, size, miner and gas figures are the recorded block's, not recomputed.
  * Tests add transfers (withTransfer) and reorganize the tip (reorg).
  */
+/** A native ETH transfer a replay block carries besides the recorded ones (ReplayChain.fromRecordings' `simulate`). */
+export interface SimulatedTransfer {
+  from: Address;
+  to: Address;
+  /** Wei. */
+  rawAmount: bigint;
+}
+
 export class ReplayChain {
   private headNumber: bigint;
   /** Bumped for a block each time a reorg replaces it: its hash changes. */
@@ -111,6 +119,8 @@ export class ReplayChain {
     private readonly seed: string,
     private readonly startTimestamp: number,
     private readonly recorded: Recordings,
+    /** Simulated value transfers a block carries besides the recorded ones (deterministic by number). */
+    private readonly simulate: (n: bigint) => readonly SimulatedTransfer[] = () => [],
   ) {
     this.headNumber = first + BigInt(length) - 1n;
   }
@@ -119,7 +129,9 @@ export class ReplayChain {
    * `firstNumber` defaults to the recorded block's number, `length` to 128 blocks, `seed` to
    * 'tickerbell-replay'; `startTimestamp` (unix s, an addition) to the recorded block's timestamp.
    */
-  static fromRecordings(opts: { firstNumber?: bigint; length?: number; seed?: string; startTimestamp?: number } = {}): ReplayChain {
+  static fromRecordings(
+    opts: { firstNumber?: bigint; length?: number; seed?: string; startTimestamp?: number; simulate?: (n: bigint) => readonly SimulatedTransfer[] } = {},
+  ): ReplayChain {
     const recorded = loadRecordings();
     const length = opts.length ?? 128;
     if (!Number.isInteger(length) || length < 1) throw new Error(`replay: length must be a positive integer, got ${length}`);
@@ -129,6 +141,7 @@ export class ReplayChain {
       opts.seed ?? 'tickerbell-replay',
       opts.startTimestamp ?? Number(hexToBigInt(recorded.block.timestamp as Hex)),
       recorded,
+      opts.simulate,
     );
   }
 
@@ -154,8 +167,14 @@ export class ReplayChain {
 
   private transactionsOf(n: bigint): ChainTx[] {
     const recordedTxs = (this.recorded.block.transactions as Json[]).map((body, i) => ({ hash: hashOf(this.seed, 'tx', n, i), body }));
+    // Simulated value transfers: the recorded plain value transfer (index 8) with another sender, receiver and value.
+    const template = (this.recorded.block.transactions as Json[])[8];
+    const simulated = this.simulate(n).map((t, i) => ({
+      hash: hashOf(this.seed, 'simulated', n, i),
+      body: { ...clone(template), from: t.from.toLowerCase(), to: t.to.toLowerCase(), value: toHex(t.rawAmount), input: '0x' },
+    }));
     const added = (this.extras.get(n) ?? []).map((extra) => extra.tx);
-    return [...recordedTxs, ...added].filter((tx) => !this.dropped.has(tx.hash));
+    return [...recordedTxs, ...simulated, ...added].filter((tx) => !this.dropped.has(tx.hash));
   }
 
   private logsOf(n: bigint): ChainLog[] {

@@ -21,7 +21,7 @@ export { importWhaleFiles, WhalesImportError, type WhalesImportResult } from './
 export { whalesEnvSchema, loadWhalesConfig, whalesScanOptions, type WhalesConfig } from './whales.config';
 export { whalesJobIds } from './whales.jobs';
 export { createWhalesHandlers, withScanLock, type WhalesHandlerDeps } from './whales.processor';
-export { whalesDomain, startWhalesReplay, whalesReplayChain, whalesReplayHead, WHALES_REPLAY_EPOCH } from './whales.domain';
+export { whalesDomain, startWhalesReplay, whalesReplayChain, whalesReplayHead, simulatedWhaleTransfers, SIMULATED_WHALE_EVERY, WHALES_REPLAY_EPOCH } from './whales.domain';
 // watchlists, alerts, read API, live feed (A)
 export {
   WHALES_MAX_WATCHES_DEFAULT,

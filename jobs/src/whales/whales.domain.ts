@@ -1,8 +1,9 @@
 import { RateLimiterQueue, RateLimiterRedis } from 'rate-limiter-flexible';
+import { hexToBigInt, keccak256, toHex, type Address } from 'viem';
 import { defineDomain } from '../runtime/domain';
 import type { JobContext } from '../runtime/job-handler';
 import { EthRpcClient, type EthSource } from './eth-rpc.client';
-import { ReplayChain, REPLAY_BLOCK_SECONDS, startReplayRpcServer } from './eth-replay';
+import { ReplayChain, REPLAY_BLOCK_SECONDS, startReplayRpcServer, type SimulatedTransfer } from './eth-replay';
 import { TokenDirectory } from './tokens';
 import { DefiLlamaCoinsClient, startCoinsReplayServer, type CoinsPriceSource } from './defillama-coins.client';
 import { whalesEnvSchema, type WhalesConfig } from './whales.config';
@@ -21,7 +22,34 @@ const REPLAY_SEED = 'tickerbell-whales';
  * taken it). Deterministic: a test builds the same chain to know what a block still to come holds.
  */
 export function whalesReplayChain(): ReplayChain {
-  return ReplayChain.fromRecordings({ length: 1, seed: REPLAY_SEED, startTimestamp: WHALES_REPLAY_EPOCH });
+  return ReplayChain.fromRecordings({ length: 1, seed: REPLAY_SEED, startTimestamp: WHALES_REPLAY_EPOCH, simulate: simulatedWhaleTransfers });
+}
+
+/** Blocks of the workers' replay chain between two simulated whale transfers. */
+export const SIMULATED_WHALE_EVERY = 10n;
+
+/** Exchange wallets of the seeded labels (data/labels) the simulated whale transfers move ETH into or out of. */
+const SIMULATED_EXCHANGES: Address[] = [
+  '0x28c6c06298d514db089934071355e5743bf21d60', // Binance 14
+  '0xf977814e90da44bfa03b6295a0616a897441acec', // Binance 8
+  '0xa9d1e08c7793af67e9d92fe308d5697fb81d3e43', // Coinbase 10
+  '0x267be1c1d684f78cb4f6a176c4911b741e4ffdc0', // Kraken 4
+];
+
+/**
+ * The offline demo's whales: every SIMULATED_WHALE_EVERY-th block of the workers' replay chain
+ * carries one native transfer of 200 to 5,000 ETH into or out of a seeded exchange wallet, from or
+ * to a made-up wallet, all derived from the block number (so every worker serves the same chain).
+ * The recorded block's own transfers are small; without these the feed, the alerts and netflow
+ * would have nothing whale-sized to show offline. Like every replay block, labelled replay.
+ */
+export function simulatedWhaleTransfers(n: bigint): SimulatedTransfer[] {
+  if (n % SIMULATED_WHALE_EVERY !== 0n) return [];
+  const h = hexToBigInt(keccak256(toHex(`tickerbell-simulated-whale:${n}`)));
+  const exchange = SIMULATED_EXCHANGES[Number(h % BigInt(SIMULATED_EXCHANGES.length))];
+  const wallet = `0x${(h >> 16n).toString(16).padStart(64, '0').slice(-40)}` as Address;
+  const rawAmount = (200n + ((h >> 8n) % 4801n)) * 10n ** 18n;
+  return (h >> 200n) % 2n === 0n ? [{ from: exchange, to: wallet, rawAmount }] : [{ from: wallet, to: exchange, rawAmount }];
 }
 
 /** The replay twin's head at `now`: its first block plus one block per 12 s since WHALES_REPLAY_EPOCH. */
