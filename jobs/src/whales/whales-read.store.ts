@@ -144,11 +144,11 @@ export async function whaleFeed(db: Db, query: WhaleFeedQuery): Promise<{ rows: 
   return { rows: page.map(toView), nextCursor: rows.length > query.limit && last ? `${last.block_number}.${last.id}` : null };
 }
 
-/** The largest priced transfers of the last `hours` (by USD), for the public research page. */
+/** The largest whale transfers of the last `hours` (by USD), for the public research page: small moves never fill it. */
 export async function whaleLargest(db: Db, query: { hours: number; now: Date; chain?: string }): Promise<WhaleTransferView[]> {
   const since = new Date(query.now.getTime() - query.hours * 3_600_000);
   const rows: Array<Record<string, unknown>> = await db.query(
-    `${VIEW_SELECT} WHERE t.chain = $2 AND t.timestamp >= $3 AND t.usd_value IS NOT NULL ORDER BY t.usd_value DESC, t.block_number DESC, t.id DESC LIMIT $4`,
+    `${VIEW_SELECT} WHERE t.chain = $2 AND t.timestamp >= $3 AND t.is_whale AND t.usd_value IS NOT NULL ORDER BY t.usd_value DESC, t.block_number DESC, t.id DESC LIMIT $4`,
     [null, query.chain ?? WHALES_CHAIN, since, WHALE_LARGEST_ROWS],
   );
   return rows.map(toView);
