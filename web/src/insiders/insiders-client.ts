@@ -30,6 +30,9 @@ import {
 import { apiRequest } from '../api/client';
 import { bool, boolOrNull, count, decimal, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
+import { MINUS, formatUsd, formatUsdCompact, signed } from '../format/usd';
+
+export { formatUsd, formatUsdCompact };
 
 // ---- Parsing ----
 
@@ -343,30 +346,8 @@ export function presetOf(query: InsiderScreenerQuery): ScreenerPreset | undefine
 
 // ---- Formatting ----
 
-const MINUS = '−';
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 });
 const USD_CENTS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
-const COMPACT_USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 });
 const SHARES = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
-
-function signed(value: number, format: (n: number) => string): string {
-  const shown = format(Math.abs(value));
-  return value < 0 ? `${MINUS}${shown}` : shown;
-}
-
-/** "$1,234,567", "—" for null. */
-export function formatUsd(value: string | null): string {
-  if (value === null) return '—';
-  const n = Number(value);
-  return Number.isFinite(n) ? signed(n, (v) => USD.format(v)) : '—';
-}
-
-/** "$1.2M", "$850K": headline figures. */
-export function formatUsdCompact(value: string | null): string {
-  if (value === null) return '—';
-  const n = Number(value);
-  return Number.isFinite(n) ? signed(n, (v) => COMPACT_USD.format(v)) : '—';
-}
 
 /** A price per share: "$12.34", "$0.1234". */
 export function formatPricePerShare(value: string | null): string {

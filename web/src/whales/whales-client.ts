@@ -26,6 +26,9 @@ import {
 import { apiRequest } from '../api/client';
 import { bool, count, decimal, decimalOrNull, list, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
+import { MINUS, formatUsd, formatUsdCompact } from '../format/usd';
+
+export { formatUsd, formatUsdCompact };
 
 // ---- Parsing ----
 
@@ -294,37 +297,15 @@ export function getExchanges(signal?: AbortSignal): Promise<WhaleExchangeSummary
 
 // ---- Formatting ----
 
-const MINUS = '−';
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 });
-const COMPACT_USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 });
 const PRICE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const SMALL_PRICE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumSignificantDigits: 4 });
-
-function signed(value: number, format: (n: number) => string): string {
-  const shown = format(Math.abs(value));
-  return value < 0 ? `${MINUS}${shown}` : shown;
-}
-
-/** "$17,100,000"; "—" when unknown. */
-export function formatUsd(value: string | null): string {
-  if (value === null) return '—';
-  const n = Number(value);
-  return Number.isFinite(n) ? signed(n, (v) => USD.format(v)) : '—';
-}
-
-/** "$17.1M", "$850K": headline figures. */
-export function formatUsdCompact(value: string | null): string {
-  if (value === null) return '—';
-  const n = Number(value);
-  return Number.isFinite(n) ? signed(n, (v) => COMPACT_USD.format(v)) : '—';
-}
 
 /** "+$1.2M" / "−$3.4M": a net flow with its sign (zero unsigned). */
 export function formatNetUsd(value: string | null): string {
   if (value === null) return '—';
   const n = Number(value);
   if (!Number.isFinite(n)) return '—';
-  return n > 0 ? `+${COMPACT_USD.format(n)}` : signed(n, (v) => COMPACT_USD.format(v));
+  return n > 0 ? `+${formatUsdCompact(value)}` : formatUsdCompact(value);
 }
 
 /** A unit price: "$3,421.50", "$0.9998". */
