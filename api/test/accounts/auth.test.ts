@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { User } from '@tickerbell/entities';
-import { AccountsHarness, GOOD_PASSWORD, PUBLIC_URL, csrfOf, local, signIn, signUp, signedInUser } from '../support/accounts-harness';
+import { AccountsHarness, GOOD_PASSWORD, PUBLIC_URL, csrfOf, local, signIn, signUp, signedInUser, setCookies } from '../support/accounts-harness';
 import { linkIn } from '../support/smtp-capture';
 
 /** An agent that already has a session cookie, so a token fetched inside a request's arguments is its own. */
@@ -44,7 +44,7 @@ describe('accounts: sign-up, sign-in, sessions (real Express, PostgreSQL, Redis,
     const signedIn = await signIn(agent, email);
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toEqual({ url: `${PUBLIC_URL}/dashboard` });
-    const cookie = signedIn.headers['set-cookie'] as unknown as string[];
+    const cookie = setCookies(signedIn);
     expect(cookie.join(';')).toMatch(/tb\.sid=.*HttpOnly/);
     expect(cookie.join(';')).toMatch(/SameSite=Lax/);
 
@@ -85,9 +85,9 @@ describe('accounts: sign-up, sign-in, sessions (real Express, PostgreSQL, Redis,
     await signedInUser(harness, agent, 'fixation@example.com');
     const anonymous = request.agent(app);
     const first = await anonymous.get('/api/auth/csrf');
-    const before = (first.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const before = setCookies(first)[0].split(';')[0];
     const signedIn = await signIn(anonymous, 'fixation@example.com');
-    const after = (signedIn.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const after = (setCookies(signedIn))[0].split(';')[0];
     expect(after).not.toBe(before);
   });
 
@@ -250,9 +250,9 @@ describe('accounts: sign-up, sign-in, sessions (real Express, PostgreSQL, Redis,
   it('marks the session cookie Secure when the request came over TLS through a trusted proxy', async () => {
     const behindProxy = request.agent(harness.app({ TRUST_PROXY: '1' }));
     const res = await behindProxy.get('/api/auth/csrf').set('X-Forwarded-Proto', 'https').expect(200);
-    expect((res.headers['set-cookie'] as unknown as string[]).join(';')).toMatch(/tb\.sid=.*Secure/);
+    expect(setCookies(res).join(';')).toMatch(/tb\.sid=.*Secure/);
     const plain = await request(app).get('/api/auth/csrf').expect(200);
-    expect((plain.headers['set-cookie'] as unknown as string[]).join(';')).not.toMatch(/Secure/);
+    expect(setCookies(plain).join(';')).not.toMatch(/Secure/);
   });
 
   it('logs a client _log call and rate-limits it', async () => {

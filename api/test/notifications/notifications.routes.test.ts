@@ -5,7 +5,7 @@ import request from 'supertest';
 import { fixedClock } from '@tickerbell/jobs';
 import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendarFile, readExchangeCalendarFile } from '@tickerbell/jobs/market-hours';
 import { deliverNotifications, type ClientNotification } from '@tickerbell/jobs/notifications';
-import { AccountsHarness, csrfOf, signIn, signedInUser, type Agent } from '../support/accounts-harness';
+import { AccountsHarness, csrfOf, signIn, signedInUser, type Agent, cookieHeaderOf } from '../support/accounts-harness';
 import { browserKeys } from '@tickerbell/jobs/testing/push-service';
 import { SseClient } from './sse-client';
 import type { ExchangeView } from '@tickerbell/jobs/market-hours/shapes';
@@ -25,7 +25,7 @@ describe('notifications api, exchange follows and the live stream (real app, Pos
     const id = await signedInUser(harness, agent, email);
     // Sign in once more to read the session cookie, for the raw http streams.
     const res = await signIn(agent, email);
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const cookie = cookieHeaderOf(res);
     return { agent, id, csrf: await csrfOf(agent), cookie };
   }
 

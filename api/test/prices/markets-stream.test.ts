@@ -4,7 +4,7 @@ import request from 'supertest';
 import { SEEDS, runSeeds } from '@tickerbell/jobs/seeds';
 import { storeQuotes, type Quote } from '@tickerbell/jobs/prices';
 import { publishWatchlistChange } from '@tickerbell/jobs/watchlists';
-import { AccountsHarness, signIn, signedInUser } from '../support/accounts-harness';
+import { AccountsHarness, signIn, signedInUser, cookieHeaderOf } from '../support/accounts-harness';
 import { SseClient } from '../notifications/sse-client';
 
 describe('live prices on /api/stream for watched symbols (real app, PostgreSQL, Redis)', () => {
@@ -20,7 +20,7 @@ describe('live prices on /api/stream for watched symbols (real app, PostgreSQL, 
     const agent = request.agent(harness.app());
     const id = await signedInUser(harness, agent, email);
     const res = await signIn(agent, email);
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const cookie = cookieHeaderOf(res);
     const [{ id: list }] = await harness.db.dataSource.query(`INSERT INTO watchlists (user_id, name) VALUES ($1, 'Main') RETURNING id`, [id]);
     return { id, cookie, list };
   }

@@ -101,6 +101,22 @@ export async function signUp(agent: Agent, email: string, password = GOOD_PASSWO
   return agent.post('/api/auth/signup').send({ email, password, name, csrfToken });
 }
 
+/** The Set-Cookie headers of an answer (none, one or several), as a list. */
+export function setCookies(res: { headers: Record<string, unknown> }): string[] {
+  const header = res.headers['set-cookie'];
+  if (header === undefined) return [];
+  const list = Array.isArray(header) ? header : [header];
+  if (!list.every((c): c is string => typeof c === 'string')) throw new TypeError('set-cookie: expected text');
+  return list;
+}
+
+/** The Cookie header a raw http client sends to be the session these Set-Cookie headers started. */
+export function cookieHeaderOf(res: { headers: Record<string, unknown> }): string {
+  return setCookies(res)
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
 export async function signIn(agent: Agent, email: string, password = GOOD_PASSWORD) {
   const csrfToken = await csrfOf(agent);
   return agent.post('/api/auth/callback/credentials').send({ email, password, csrfToken, callbackUrl: '/dashboard', json: true });

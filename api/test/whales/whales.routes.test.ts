@@ -6,7 +6,7 @@ import request from 'supertest';
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { publishWhaleTransfers, recordBlock, WHALES_MAX_WATCHES_DEFAULT, type WhaleTransferRecord } from '@tickerbell/jobs/whales';
 import type { WhaleAddressPage, WhaleFeedPage, WhaleLargestPage, WhaleWatchView } from '@tickerbell/jobs/whales/shapes';
-import { AccountsHarness, csrfOf, signIn, signedInUser, type Agent } from '../support/accounts-harness';
+import { AccountsHarness, csrfOf, signIn, signedInUser, type Agent, cookieHeaderOf } from '../support/accounts-harness';
 import { SseClient } from '../notifications/sse-client';
 
 const EXCHANGE: Address = '0x28c6c06298d514db089934071355e5743bf21d60';
@@ -223,7 +223,7 @@ describe('whales api (real app, signed-in users)', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     // Sign in once more to read the session cookie, for the raw http stream.
     const res = await signIn(ann.agent, 'ann-whales@example.com');
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    const cookie = cookieHeaderOf(res);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const stream = await SseClient.open(`${base}/api/stream`, { cookie });
     try {

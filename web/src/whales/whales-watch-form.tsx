@@ -16,10 +16,10 @@ export function browserTimeZone(): string {
   }
 }
 
+/** The browser's IANA zones for the picker's suggestions; none in a browser without Intl.supportedValuesOf (typing one still works). */
 function timeZones(): string[] {
-  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
   try {
-    return intl.supportedValuesOf?.('timeZone') ?? [];
+    return typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   } catch {
     return [];
   }
