@@ -87,7 +87,7 @@ interface TradesTableProps {
 export function TradesTable({ rows, caption, newIds, showCompany = true, showInsider = true, busy = false }: TradesTableProps) {
   return (
     <div className="table-scroll insider-table-wrap" role="region" aria-label={caption} tabIndex={0} aria-busy={busy}>
-      <table className="data-table data-table--cards insider-table">
+      <table className="data-table data-table--cards data-table--grid-cards insider-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -115,7 +115,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
             const sign = row.acquiredDisposed === 'D' ? '−' : row.acquiredDisposed === 'A' ? '+' : '';
             const filed = filedParts(row);
             return (
-              <tr key={row.id} className={fresh ? 'insider-row--new' : undefined} data-row-id={row.id}>
+              <tr key={row.id} className={fresh ? 'insider-row--new data-table__row--fresh' : undefined} data-row-id={row.id}>
                 <td data-label="Filed" className="insider-nowrap">
                   {filed.date}
                   {fresh && <span className="insider-badge insider-badge--new">New</span>}

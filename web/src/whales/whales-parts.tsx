@@ -98,7 +98,7 @@ interface TransfersTableProps {
 export function TransfersTable({ rows, caption, newIds, busy = false, now = Date.now() }: TransfersTableProps) {
   return (
     <div className="table-scroll whale-table-wrap" role="region" aria-label={caption} tabIndex={0} aria-busy={busy}>
-      <table className="data-table data-table--cards whale-table">
+      <table className="data-table data-table--cards data-table--grid-cards whale-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -119,7 +119,7 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
             const fresh = newIds?.has(row.id) === true;
             const when = blockTimeParts(row.blockTime);
             return (
-              <tr key={row.id} className={fresh ? 'whale-row--new' : undefined} data-row-id={row.id}>
+              <tr key={row.id} className={fresh ? 'whale-row--new data-table__row--fresh' : undefined} data-row-id={row.id}>
                 <td data-label="Time" className="whale-nowrap">
                   <time dateTime={row.blockTime} title={`${when.date} ${when.time}`}>
                     {ageOf(row.blockTime, now)}
