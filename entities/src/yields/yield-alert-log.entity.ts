@@ -1,10 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { YieldAlert } from './yield-alert.entity';
 import { YieldData } from './yield-data.entity';
 
 /** One firing of a yield alert and where it was delivered. */
 @Entity({ name: 'yield_alert_logs' })
 @Index('ix_yield_alert_logs_alert_triggered_at', ['alertId', 'triggeredAt'])
+// An alert fires at most once per snapshot row, however many evaluations run.
+@Unique('uq_yield_alert_logs_alert_data', ['alertId', 'yieldDataId'])
 export class YieldAlertLog {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -35,6 +37,11 @@ export class YieldAlertLog {
   @Column({ type: 'numeric', precision: 24, scale: 4 })
   threshold: string;
 
+  // What the notification said (one sentence).
+  @Column({ type: 'varchar', length: 300, default: '' })
+  message: string;
+
+  // Set by the notifications domain's delivery receipts once the email / Telegram message went out.
   @Column({ type: 'boolean', default: false })
   emailSent: boolean;
 
