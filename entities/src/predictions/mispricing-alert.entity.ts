@@ -1,9 +1,14 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { PredictionMarket } from './prediction-market.entity';
 
-/** A detected gap between a prediction market's price and the estimated fair value. */
+/**
+ * A gap between a market's executable price and a fair value beyond the threshold. One active alert
+ * per market and fair-value source; it stays active until the gap closes or the market resolves.
+ */
 @Entity({ name: 'mispricing_alerts' })
 @Index('ix_mispricing_alerts_market_active', ['marketId', 'isActive'])
+@Index('uq_mispricing_alerts_active', ['marketId', 'fairValueSource'], { unique: true, where: 'is_active' })
+@Index('ix_mispricing_alerts_detected_at', ['detectedAt'])
 export class MispricingAlert {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -16,22 +21,31 @@ export class MispricingAlert {
   @JoinColumn({ name: 'market_id' })
   market?: PredictionMarket;
 
-  // Probabilities 0..1, like user_predictions.
+  // consensus | event_consistency: where the fair value comes from.
+  @Column({ type: 'varchar', length: 30, default: 'consensus' })
+  fairValueSource: string;
+
+  // The executable YES price the gap is measured against (the ask to buy YES, the bid to sell it; the mid when no book is known).
   @Column({ type: 'numeric', precision: 5, scale: 4 })
   currentPrice: string;
 
   @Column({ type: 'numeric', precision: 5, scale: 4 })
   fairValue: string;
 
+  // 0..1
   @Column({ type: 'numeric', precision: 5, scale: 4 })
   confidence: string;
 
   @Column({ type: 'text', nullable: true })
   reasoning: string | null;
 
-  // fairValue - currentPrice, signed.
+  // fairValue - currentPrice after fees, signed: positive, YES looks cheap; negative, YES looks rich.
   @Column({ type: 'numeric', precision: 5, scale: 4 })
   deviation: string;
+
+  // The rule's inputs (forecasters and weights, the event's sum and spread, fees), shown with the alert.
+  @Column({ type: 'jsonb', nullable: true })
+  details: unknown;
 
   @Column({ type: 'boolean', default: true })
   isActive: boolean;

@@ -1,7 +1,7 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { User } from '../accounts/user.entity';
 
-/** A user's prediction track record, recomputed from user_predictions. */
+/** A user's prediction track record, recomputed from user_predictions on each resolution (formulas in docs/predictions.md). */
 @Entity({ name: 'prediction_performance' })
 @Unique('uq_prediction_performance_user_id', ['userId'])
 export class PredictionPerformance {
@@ -15,6 +15,7 @@ export class PredictionPerformance {
   @JoinColumn({ name: 'user_id' })
   user?: User;
 
+  // Resolved questions scored (void ones excluded).
   @Column({ type: 'integer', default: 0 })
   totalPredictions: number;
 
@@ -29,18 +30,27 @@ export class PredictionPerformance {
   @Column({ type: 'numeric', precision: 5, scale: 4, nullable: true })
   brierScore: string | null;
 
-  // Calibration error, 0..1 (lower is better).
+  // Mean natural log of the probability given to what happened (<= 0, higher is better).
+  @Column({ type: 'numeric', precision: 9, scale: 6, nullable: true })
+  logScore: string | null;
+
+  // Calibration error: the reliability term of the Brier decomposition, 0..1 (lower is better).
   @Column({ type: 'numeric', precision: 5, scale: 4, nullable: true })
   calibration: string | null;
+
+  // The rest of the scorecard (PredictionPerformanceView in the shapes): market scores and skill,
+  // the decomposition, calibration bins with Wilson intervals, monthly trend.
+  @Column({ type: 'jsonb', nullable: true })
+  details: unknown;
 
   @Column({ type: 'numeric', precision: 12, scale: 4, default: 0 })
   totalPoints: string;
 
   @Column({ type: 'jsonb', nullable: true })
-  bestCategories: string[] | null;
+  bestCategories: unknown;
 
   @Column({ type: 'jsonb', nullable: true })
-  improvementAreas: string[] | null;
+  improvementAreas: unknown;
 
   @Column({ type: 'timestamptz', nullable: true })
   lastCalculated: Date | null;
