@@ -5,10 +5,12 @@ import { ChatRoom } from './chat-room.entity';
 
 export const CHAT_ROOM_ROLES = ['owner', 'moderator', 'member'] as const;
 export type ChatRoomRole = (typeof CHAT_ROOM_ROLES)[number];
+export const CHAT_MEMBER_NOTIFY_LEVELS = ['all', 'mentions', 'mute'] as const;
 
 @Entity({ name: 'chat_room_members' })
 @Unique('uq_chat_room_members_room_user', ['roomId', 'userId'])
 @Check('chk_chat_room_members_role', inList('role', CHAT_ROOM_ROLES))
+@Check('chk_chat_room_members_notify_level', inList('notify_level', CHAT_MEMBER_NOTIFY_LEVELS))
 export class ChatRoomMember {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -36,4 +38,27 @@ export class ChatRoomMember {
 
   @Column({ type: 'timestamptz', nullable: true })
   lastReadAt: Date | null;
+
+  // The last message the member has read (unread = later messages by others).
+  @Column({ type: 'bigint', nullable: true })
+  lastReadMessageId: string | null;
+
+  // all | mentions | mute (mute lasts until notifyMutedUntil; null: until unmuted).
+  @Column({ type: 'varchar', length: 10, default: 'all' })
+  notifyLevel: string;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  notifyMutedUntil: Date | null;
+
+  // Moderator mute: cannot post until then.
+  @Column({ type: 'timestamptz', nullable: true })
+  mutedUntil: Date | null;
+
+  // Ban: cannot read or post until then ('infinity' = permanent). A muted or banned member's row
+  // stays when they leave, so the sanction holds.
+  @Column({ type: 'timestamptz', nullable: true })
+  bannedUntil: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  banReason: string | null;
 }

@@ -4,3 +4,7 @@ export * from './message-reaction.entity';
 export * from './chat-room-member.entity';
 export * from './chat-notification.entity';
 export * from './user-chat-preferences.entity';
+export * from './chat-thread-follow.entity';
+export * from './chat-report.entity';
+export * from './chat-moderation-action.entity';
+export * from './chat-block.entity';

@@ -1,0 +1,59 @@
+// The chat domain's refusals. The stores throw ChatError with a code; the api maps each code to an
+// HTTP status (api/src/chat/chat.routes.ts, `CHAT_ERROR_STATUS`) and answers `{ error, code, field? }`,
+// with `Retry-After` for 'rate_limited' and 'slow_mode'. No HTTP status lives here.
+
+export const CHAT_ERROR_CODES = [
+  'unknown_room',
+  'not_member',
+  'private_room',
+  'unknown_message',
+  'not_author',
+  'wrong_room',
+  'message_deleted',
+  'empty_message',
+  'message_too_long',
+  'bad_reaction',
+  'not_moderator',
+  'rate_limited',
+  'slow_mode',
+  'muted',
+  'banned',
+  'links_not_allowed',
+  'bad_cursor',
+  'cannot_target',
+  'unknown_user',
+  'already_reported',
+] as const;
+export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];
+
+export interface ChatErrorOptions {
+  /** The request field at fault (body/query/param name), for "400 naming the field". */
+  field?: string;
+  /** rate_limited / slow_mode: whole seconds until the member may post again (>= 1). */
+  retryAfterSeconds?: number;
+  /** muted / banned: until when (ISO; null for a permanent ban). */
+  until?: string | null;
+}
+
+/** A request the chat domain refuses. */
+export class ChatError extends Error {
+  readonly field?: string;
+  readonly retryAfterSeconds?: number;
+  readonly until?: string | null;
+
+  constructor(
+    readonly code: ChatErrorCode,
+    message: string,
+    options: ChatErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'ChatError';
+    this.field = options.field;
+    this.retryAfterSeconds = options.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(options.retryAfterSeconds));
+    this.until = options.until;
+  }
+}
+
+export function isChatError(error: unknown): error is ChatError {
+  return error instanceof ChatError;
+}

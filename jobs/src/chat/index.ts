@@ -1,0 +1,46 @@
+// The chat domain's entry (@tickerbell/jobs/chat): what the api, the workers, bench and tests may use.
+export { CHAT_ERROR_CODES, ChatError, isChatError, type ChatErrorCode, type ChatErrorOptions } from './chat.errors';
+export { chatEnvSchema, defaultChatConfig, loadChatConfig, type ChatConfig } from './chat.config';
+export { chatDomain } from './chat.domain';
+export { chatEventsChannel, parseChatEvent, publishChatEvent } from './chat-events';
+export { chatDisplayName, chatHandle, extractCashtags, mentionedHandles, normalizeMessageText, normalizeReaction } from './chat-text';
+export {
+  CHAT_UNREAD_CAP,
+  compareRooms,
+  effectiveNotifyLevel,
+  getChatPreferences,
+  getRoom,
+  joinRoom,
+  leaveRoom,
+  listRooms,
+  memberRoomIds,
+  requireMember,
+  requireReader,
+  roomSentiment,
+  setRoomPreferences,
+  updateChatPreferences,
+  type ChatDeps,
+} from './chat-rooms.store';
+export {
+  CHAT_THREAD_MAX_REPLIES,
+  addReaction,
+  deleteOwnMessage,
+  editMessage,
+  followThread,
+  getThread,
+  loadMessageViews,
+  postMessage,
+  removeReaction,
+  roomHistory,
+  sendTyping,
+  softDeleteMessage,
+  unfollowThread,
+  type HistoryQuery,
+  type PostInput,
+} from './chat-messages.store';
+export { listMentions, markMentionsRead, markRoomRead, type MentionsQuery, type ReadState } from './chat-reads.store';
+export { chatPresenceView, heartbeat, onlineUserIds, presenceKey, refreshPresence, removePresence, roomPresence, touchPresence } from './chat-presence';
+// Moderation and abuse (C2's modules).
+export * from './chat-limits';
+export * from './chat-blocks.store';
+export * from './chat-moderation.store';

@@ -1,0 +1,270 @@
+// Moderation in a room: reporting a message (everyone), and for the room's owner and moderators
+// the mute/ban dialog (minutes, the rule broken, a reason), the reports queue and the audit log
+// (which also shows a member's earlier sanctions, so repeated mutes escalate by hand).
+import { useId, useRef, useState, type FormEvent } from 'react';
+import type { ChatMessageView, ChatRule } from '@tickerbell/jobs/chat/shapes';
+import { ModalDialog } from '../alerts/modal-dialog';
+import { messageOf } from '../accounts/auth-client';
+import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { ACTION_LABELS, REASON_MAX, RULES, RULE_LABELS, formatFull, formatUntil, getAudit, getReports, moderate, reportMessage } from './chat-client';
+import '../alerts/alerts.css';
+
+export const MUTE_CHOICES = [
+  { minutes: 10, label: '10 minutes' },
+  { minutes: 60, label: '1 hour' },
+  { minutes: 24 * 60, label: '1 day' },
+  { minutes: 7 * 24 * 60, label: '7 days' },
+] as const;
+export const BAN_CHOICES = [
+  { minutes: 24 * 60, label: '1 day' },
+  { minutes: 7 * 24 * 60, label: '7 days' },
+  { minutes: 30 * 24 * 60, label: '30 days' },
+  { minutes: 0, label: 'Permanently' },
+] as const;
+
+/** Mute or ban a message's author, citing a rule. */
+export function SanctionDialog({ roomId, message, action, onDone, onClose }: { roomId: number; message: ChatMessageView; action: 'mute' | 'ban'; onDone: (summary: string) => void; onClose: () => void }) {
+  const titleId = useId();
+  const minutesId = useId();
+  const ruleId = useId();
+  const reasonId = useId();
+  const choices = action === 'mute' ? MUTE_CHOICES : BAN_CHOICES;
+  const [minutes, setMinutes] = useState<number>(choices[1].minutes);
+  const [rule, setRule] = useState<ChatRule>('spam');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const name = message.author?.name ?? 'this member';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    moderate(roomId, { action, userId: message.author!.id, messageId: message.id, rule, ...(reason.trim() ? { reason: reason.trim() } : {}), ...(minutes > 0 ? { minutes } : {}) })
+      .then(() => onDone(`${action === 'mute' ? 'Muted' : 'Banned'} ${name} (${RULE_LABELS[rule]}).`))
+      .catch((failure: unknown) => setError(messageOf(failure)))
+      .finally(() => setSaving(false));
+  };
+  return (
+    <ModalDialog titleId={titleId} onClose={onClose} className="alert-dialog chat-dialog">
+      <form className="form" onSubmit={submit}>
+        <h2 id={titleId}>
+          {action === 'mute' ? 'Mute' : 'Ban'} {name}
+        </h2>
+        <p className="form-field__hint">
+          {action === 'mute' ? 'A muted member can read the room but not post until the time ends.' : 'A banned member can neither read nor post in the room.'} The rule you cite is
+          shown to them and kept in the audit log.
+        </p>
+        <div className="form-field">
+          <label htmlFor={minutesId} className="form-field__label">
+            For
+          </label>
+          <select id={minutesId} className="form-field__input" value={minutes} onChange={(event) => setMinutes(Number(event.target.value))}>
+            {choices.map((choice) => (
+              <option key={choice.label} value={choice.minutes}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form-field">
+          <label htmlFor={ruleId} className="form-field__label">
+            Rule broken
+          </label>
+          <select id={ruleId} className="form-field__input" value={rule} onChange={(event) => setRule(event.target.value as ChatRule)}>
+            {RULES.map((value) => (
+              <option key={value} value={value}>
+                {RULE_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form-field">
+          <label htmlFor={reasonId} className="form-field__label">
+            Reason (optional)
+          </label>
+          <textarea id={reasonId} className="form-field__input" rows={2} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} />
+        </div>
+        {error && (
+          <p className="form-message form-message--error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="chat-dialog__buttons">
+          <button type="submit" className="button button--danger" disabled={saving}>
+            {action === 'mute' ? 'Mute' : 'Ban'}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}
+
+/** Report a message to the room's moderators. */
+export function ReportDialog({ message, onDone, onClose }: { message: ChatMessageView; onDone: () => void; onClose: () => void }) {
+  const titleId = useId();
+  const reasonId = useId();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const focus = useRef<HTMLTextAreaElement>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (reason.trim() === '') return setError('Say what is wrong with the message.');
+    setSaving(true);
+    reportMessage(message.id, reason.trim())
+      .then(onDone)
+      .catch((failure: unknown) => setError(messageOf(failure)))
+      .finally(() => setSaving(false));
+  };
+  return (
+    <ModalDialog titleId={titleId} onClose={onClose} className="alert-dialog chat-dialog" initialFocus={focus}>
+      <form className="form" onSubmit={submit}>
+        <h2 id={titleId}>Report {message.author?.name ?? 'a'}’s message</h2>
+        <blockquote className="chat-quote">{message.text}</blockquote>
+        <div className="form-field">
+          <label htmlFor={reasonId} className="form-field__label">
+            What is wrong with it?
+          </label>
+          <textarea ref={focus} id={reasonId} className="form-field__input" rows={3} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} />
+        </div>
+        {error && (
+          <p className="form-message form-message--error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="chat-dialog__buttons">
+          <button type="submit" className="button button--primary" disabled={saving}>
+            Send report
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}
+
+function ReportsQueue({ roomId }: { roomId: number }) {
+  const [status, setStatus] = useState<'open' | 'resolved' | 'dismissed'>('open');
+  const [result, update, retry] = useRequest(`reports:${roomId}:${status}`, (signal) => getReports(roomId, status, signal));
+  const [error, setError] = useState<string | null>(null);
+  const reports = shownData(result);
+  const act = (reportId: number, input: Parameters<typeof moderate>[1]) => {
+    setError(null);
+    moderate(roomId, input)
+      .then(() => update((current) => current.filter((report) => report.id !== reportId)))
+      .catch((failure: unknown) => setError(messageOf(failure)));
+  };
+  return (
+    <section aria-label="Reports">
+      <div className="chat-tabs" role="group" aria-label="Report status">
+        {(['open', 'resolved', 'dismissed'] as const).map((value) => (
+          <button key={value} type="button" className="chat-tabs__tab" aria-pressed={status === value} onClick={() => setStatus(value)}>
+            {value[0]!.toUpperCase() + value.slice(1)}
+          </button>
+        ))}
+      </div>
+      {error && (
+        <p className="form-message form-message--error" role="alert">
+          {error}
+        </p>
+      )}
+      {result.state === 'failed' ? (
+        <RequestFailed what="The reports" message={result.message} onRetry={retry} />
+      ) : reports === null ? (
+        <p role="status" className="page-loading">
+          <span className="spinner" aria-hidden="true" /> Loading the reports…
+        </p>
+      ) : reports.length === 0 ? (
+        <p className="empty-state">No {status} reports.</p>
+      ) : (
+        <ul className="chat-mod-list">
+          {reports.map((report) => (
+            <li key={report.id} className="chat-mod-item">
+              <p>
+                <strong>{report.reporter.name}</strong> reported <strong>{report.message.author?.name ?? 'a message'}</strong>{' '}
+                <time dateTime={report.createdAt} className="chat-muted">
+                  {formatFull(report.createdAt)}
+                </time>
+              </p>
+              <blockquote className="chat-quote">{report.message.deleted ? 'Message deleted' : report.message.text}</blockquote>
+              <p className="chat-muted">Reason: {report.reason}</p>
+              {status === 'open' && (
+                <div className="chat-mod-item__buttons">
+                  {!report.message.deleted && (
+                    <button type="button" className="button button--danger button--small" onClick={() => act(report.id, { action: 'delete_message', messageId: report.message.id, reportId: report.id, rule: 'other' })}>
+                      Delete message
+                    </button>
+                  )}
+                  <button type="button" className="button button--secondary button--small" onClick={() => act(report.id, { action: 'dismiss_report', reportId: report.id })}>
+                    Dismiss
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AuditLog({ roomId }: { roomId: number }) {
+  const [result, , retry] = useRequest(`audit:${roomId}`, (signal) => getAudit(roomId, signal));
+  const audit = shownData(result);
+  if (result.state === 'failed') return <RequestFailed what="The audit log" message={result.message} onRetry={retry} />;
+  if (audit === null)
+    return (
+      <p role="status" className="page-loading">
+        <span className="spinner" aria-hidden="true" /> Loading the audit log…
+      </p>
+    );
+  if (audit.entries.length === 0) return <p className="empty-state">No moderation action in this room yet.</p>;
+  return (
+    <ol className="chat-mod-list" aria-label="Audit log">
+      {audit.entries.map((entry) => (
+        <li key={entry.id} className="chat-mod-item">
+          <p>
+            <strong>{entry.moderator.name}</strong> · {ACTION_LABELS[entry.action]}
+            {entry.target && <> {entry.target.name}</>}
+            {entry.until && (entry.action === 'mute' || entry.action === 'ban') && <> {formatUntil(entry.until)}</>}
+          </p>
+          <p className="chat-muted">
+            {entry.rule && <>{RULE_LABELS[entry.rule]} · </>}
+            {entry.reason && <>{entry.reason} · </>}
+            <time dateTime={entry.createdAt}>{formatFull(entry.createdAt)}</time>
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The moderators' side panel: the reports queue and the audit log. */
+export function ModerationPanel({ roomId, onClose }: { roomId: number; onClose: () => void }) {
+  const headingId = useId();
+  const [tab, setTab] = useState<'reports' | 'audit'>('reports');
+  return (
+    <aside className="chat-side" aria-labelledby={headingId}>
+      <div className="chat-side__head">
+        <h3 id={headingId}>Moderation</h3>
+        <button type="button" className="button button--ghost button--small" onClick={onClose} aria-label="Close moderation">
+          Close
+        </button>
+      </div>
+      <div className="chat-tabs" role="group" aria-label="Moderation views">
+        <button type="button" className="chat-tabs__tab" aria-pressed={tab === 'reports'} onClick={() => setTab('reports')}>
+          Reports
+        </button>
+        <button type="button" className="chat-tabs__tab" aria-pressed={tab === 'audit'} onClick={() => setTab('audit')}>
+          Audit log
+        </button>
+      </div>
+      {tab === 'reports' ? <ReportsQueue roomId={roomId} /> : <AuditLog roomId={roomId} />}
+    </aside>
+  );
+}
