@@ -9,6 +9,7 @@ import {
   Unique,
   UpdateDateColumn,
 } from 'typeorm';
+import { Team } from '../accounts/team.entity';
 import { User } from '../accounts/user.entity';
 
 @Entity({ name: 'subscriptions' })
@@ -25,8 +26,21 @@ export class Subscription {
   @JoinColumn({ name: 'user_id' })
   user?: User;
 
+  /** The team the subscription pays for (user_id is the member who checked out). */
+  @Index('ix_subscriptions_team_id')
+  @Column({ type: 'integer', nullable: true })
+  teamId: number | null;
+
+  @ManyToOne(() => Team, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'team_id' })
+  team?: Team;
+
   @Column({ type: 'varchar', length: 255 })
   stripeSubscriptionId: string;
+
+  /** Seats (the subscription item's quantity). */
+  @Column({ type: 'integer', default: 1 })
+  quantity: number;
 
   @Index('ix_subscriptions_stripe_customer_id')
   @Column({ type: 'varchar', length: 255 })
