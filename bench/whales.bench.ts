@@ -34,7 +34,7 @@ import { startWorkers } from '../workers/src/runtime';
 import { benchDatabase, type Benchmark, type BenchRow } from './bench';
 
 const WATCHED = Number(process.env.TB_BENCH_WHALES_WATCHED ?? 1_000_000);
-const WATCHERS = 20_000; // 50 watches each (WHALES_MAX_WATCHES)
+const WATCHERS = 20_000; // 50 watches each (between the pro and team plans' whaleWatches)
 const BLOCK_TXS = 300;
 const BLOCK_LOGS = 800;
 /** Addresses of the benchmark block that are among the 1,000,000 watched (users watch them; a few are exchanges). */

@@ -4,7 +4,7 @@ import { WHALES_CHAIN, parseTransferLogs, readCheckpoint, simulatedWhaleTransfer
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
 import { horizontalOverflow } from './support/screen-checks';
-import { isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
+import { dismissToast, heldToast, isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The whales journey in real Chromium against the real api, PostgreSQL, Redis and workers, with the
@@ -144,6 +144,7 @@ describe('whales end to end: real Chromium, api, workers, PostgreSQL and Redis',
 
     // One slot later the replay node has one more block, so the next block is confirmed: scanned,
     // its alerts written and notified, its watched transfers published to the feed.
+    const held = heldToast(page, 'Whale alert: 0.02 WETH ($60.00)', 30_000);
     await scanAt(T0 + SLOT_MS);
     const rowId = `${coming.txHash}:${coming.logIndex}`;
     const fresh = page.locator(`tr.whale-row--new[data-row-id="${rowId}"]`);
@@ -161,22 +162,26 @@ describe('whales end to end: real Chromium, api, workers, PostgreSQL and Redis',
     expect(await page.evaluate<boolean | undefined>('window.__sameDocument')).toBe(true);
 
     // The alert: written once, sent at once, and shown in the app as it arrives.
-    const toast = page.locator('.Toastify__toast').filter({ hasText: 'Whale alert: 0.02 WETH ($60.00)' });
-    await toast.waitFor({ state: 'visible' });
+    const toast = await held;
     const alerts = await stack.db.dataSource.query(
       `SELECT tx_hash, log_index, status, frequency, usd_value::text AS usd_value, direction FROM whale_alerts WHERE user_id = $1`,
       [userId],
     );
     expect(alerts).toEqual([{ tx_hash: coming.txHash, log_index: coming.logIndex, status: 'sent', frequency: 'immediate', usd_value: '60.00', direction: 'outgoing' }]);
-    const notifications: { title: string; message: string }[] = await stack.db.dataSource.query('SELECT title, message FROM notifications WHERE user_id = $1', [userId]);
+    const notifications: { title: string; message: string; details: { link?: { href: string } } }[] = await stack.db.dataSource.query(
+      'SELECT title, message, details FROM notifications WHERE user_id = $1',
+      [userId],
+    );
     expect(notifications).toHaveLength(1);
-    expect(notifications[0]!.title).toMatch(/^Whale alert: 0\.02 WETH \(\$60\.00\), /);
-    expect(notifications[0]!.message).toContain(`(${LABEL})`);
-    expect(notifications[0]!.message).toContain(`https://etherscan.io/tx/${coming.txHash}`);
+    expect(notifications[0]!.title).toBe('Whale alert');
+    // One short sentence ("0.02 WETH ($60.00) Swapper wallet (0x3fc9…7fad) → … · …"); the explorer link rides beside it.
+    expect(notifications[0]!.message).toMatch(new RegExp(`^0\\.02 WETH \\(\\$60\\.00\\) ${LABEL} \\(0x3fc9…7fad\\) → .+ · `));
+    expect(notifications[0]!.message.length).toBeLessThanOrEqual(140);
+    expect(notifications[0]!.message).not.toContain('https://');
+    expect(notifications[0]!.details.link?.href).toBe(`https://etherscan.io/tx/${coming.txHash}`);
     await shot('02-live-arrival', { fullPage: false });
     // Dismissed, so it covers nothing in the phone shots.
-    await toast.getByRole('button', { name: 'close' }).click();
-    await toast.waitFor({ state: 'detached' });
+    await dismissToast(toast);
   });
 
   it('fits a phone: the feed with the new row, and the watchlist', async () => {

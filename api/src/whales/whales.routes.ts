@@ -2,10 +2,10 @@ import { Router } from 'express';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { systemClock, type Clock } from '@tickerbell/jobs';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import {
   NETFLOW_MAX_POINTS,
   NetflowRangeError,
-  WHALES_MAX_WATCHES_DEFAULT,
   WHALE_CURSOR_PATTERN,
   WHALE_CUSTOM_LABEL_MAX,
   WHALE_FEED_MAX_LIMIT,
@@ -44,10 +44,10 @@ export interface WhalesRouteDeps {
   config: {
     /** Set: the live node; unset: the replay twin (the feed says 'replay'). */
     ETH_RPC_URL?: string;
-    /** Plan limit of watched addresses (until billing's entitlements replace it); default WHALES_MAX_WATCHES_DEFAULT. */
-    WHALES_MAX_WATCHES?: number;
   };
   clock?: Clock;
+  /** Watched addresses of the user's plan (`whaleWatches`; the app's one Entitlements). */
+  entitlements: Entitlements;
 }
 
 // ---- schemas (built from @tickerbell/jobs/whales/shapes) ----------------------------------------
@@ -146,7 +146,7 @@ export const whaleNetflowQuerySchema = z
 
 // ---- routes ----------------------------------------------------------------------------------------
 
-const STATUS: Record<WhaleWatchErrorCode, number> = { not_found: 404, duplicate: 409, limit: 403 };
+const STATUS: Record<WhaleWatchErrorCode, number> = { not_found: 404, duplicate: 409 };
 
 async function http<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -167,7 +167,7 @@ export function whalesRoutes(deps: WhalesRouteDeps): Router {
   const db = deps.dataSource;
   const clock = deps.clock ?? systemClock;
   const source = (): Promise<WhaleFeedSource> => whaleFeedSource(db, deps.config.ETH_RPC_URL ? 'live' : 'replay');
-  const maxWatches = deps.config.WHALES_MAX_WATCHES ?? WHALES_MAX_WATCHES_DEFAULT;
+  const { entitlements } = deps;
 
   router.get('/whales/transfers', requireUser, async (req, res) => {
     const query = whaleTransfersQuerySchema.parse(req.query);
@@ -188,7 +188,10 @@ export function whalesRoutes(deps: WhalesRouteDeps): Router {
   });
 
   router.get('/whales/watchlist', requireUser, async (req, res) => {
-    res.json({ watches: await listWhaleWatches(db, sessionUser(req).id), limit: maxWatches });
+    const userId = sessionUser(req).id;
+    // The plan's limit (null: unlimited).
+    const { limits } = await entitlements.ofUser(db, userId, clock.now());
+    res.json({ watches: await listWhaleWatches(db, userId), limit: limits.whaleWatches });
   });
 
   router.post('/whales/watchlist', requireUser, async (req, res) => {
@@ -200,7 +203,7 @@ export function whalesRoutes(deps: WhalesRouteDeps): Router {
       alertFrequency: body.alertFrequency ?? 'immediate',
       timeZone: body.timeZone ?? 'UTC',
     };
-    const watch = await http(() => createWhaleWatch(db, sessionUser(req).id, body.address, fields, { maxWatches }));
+    const watch = await http(() => createWhaleWatch(db, sessionUser(req).id, body.address, fields, { entitlements, now: clock.now() }));
     res.status(201).json(watch);
   });
 

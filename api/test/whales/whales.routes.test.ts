@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { keccak256, toHex, type Address, type Hex } from 'viem';
-import { publishWhaleTransfers, recordBlock, WHALES_MAX_WATCHES_DEFAULT, type WhaleTransferRecord } from '@tickerbell/jobs/whales';
+import { publishWhaleTransfers, recordBlock, type WhaleTransferRecord } from '@tickerbell/jobs/whales';
 import type { WhaleAddressPage, WhaleFeedPage, WhaleLargestPage, WhaleWatchView } from '@tickerbell/jobs/whales/shapes';
 import { AccountsHarness, csrfOf, signIn, signedInUser, type Agent, cookieHeaderOf } from '../support/accounts-harness';
 import { SseClient } from '../notifications/sse-client';
@@ -144,20 +144,6 @@ describe('whales api (real app, signed-in users)', () => {
     expect((await ann.agent.get('/api/whales/watchlist')).body.watches.map((w: WhaleWatchView) => w.id)).toEqual([watch.id]);
     // The same address for another user is another watch.
     expect((await post(ben, { address: WALLET })).status).toBe(201);
-  });
-
-  it('refuses a watch over the plan limit with 403 naming the limit', async () => {
-    const who = await user('carl-whales@example.com');
-    await harness.db.dataSource.query(
-      `INSERT INTO whale_addresses (address, added_by) SELECT '0x' || lpad(to_hex(g), 40, '0'), 'user' FROM generate_series(1, $1) g ON CONFLICT DO NOTHING`,
-      [WHALES_MAX_WATCHES_DEFAULT],
-    );
-    await harness.db.dataSource.query(
-      `INSERT INTO user_watchlists (user_id, address_id) SELECT $1, id FROM whale_addresses WHERE address IN (SELECT '0x' || lpad(to_hex(g), 40, '0') FROM generate_series(1, $2) g)`,
-      [who.id, WHALES_MAX_WATCHES_DEFAULT],
-    );
-    const res = await post(who, { address: WALLET });
-    expect([res.status, res.body.error.code, res.body.error.details]).toEqual([403, 'limit', { limit: WHALES_MAX_WATCHES_DEFAULT }]);
   });
 
   it('serves the feed newest first with labels, filters and cursor pages; the largest transfers publicly; the address page', async () => {

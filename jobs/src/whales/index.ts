@@ -24,7 +24,6 @@ export { createWhalesHandlers, withScanLock, type WhalesHandlerDeps } from './wh
 export { whalesDomain, startWhalesReplay, whalesReplayChain, whalesReplayHead, simulatedWhaleTransfers, SIMULATED_WHALE_EVERY, WHALES_REPLAY_EPOCH } from './whales.domain';
 // watchlists, alerts, read API, live feed (A)
 export {
-  WHALES_MAX_WATCHES_DEFAULT,
   WHALE_CUSTOM_LABEL_MAX,
   WHALE_THRESHOLD_MAX,
   isWhaleAddress,
@@ -85,12 +84,16 @@ export { recomputeNetflows, recomputeNetflowRange, bucketStart, NETFLOW_BUCKETS,
 export {
   parseLabelFile,
   upsertWhaleLabels,
+  importWhaleLabels,
+  reclassifyTransfersOf,
   seedWhaleLabels,
   seedWhaleLabelSets,
   normalizeAddress,
   WhaleLabelsError,
   WHALE_ADDRESS_TYPES,
   type WhaleLabelRow,
+  type WhaleLabelsImported,
+  type WhaleLabelSet,
 } from './whales-labels';
 export { type RecordedBlock } from './whales-scan';
 export { type WhaleTransferRow } from './whales.store';

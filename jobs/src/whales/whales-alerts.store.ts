@@ -50,17 +50,24 @@ interface RetractedAlert {
 }
 
 function retractionRequest(alert: RetractedAlert): NotificationRequest {
-  const what = alert.message.split(' — ')[0];
+  // What the alert said, without its direction (" · exchange inflow"; " — … https://…" in alerts written before the short form).
+  const what = alert.message.split(/ · | — /)[0];
   return {
     recipients: [alert.user_id],
     dedupeKey: whaleRetractionDedupeKey(alert.id),
-    channels: { push: null, email: null },
+    channels: { push: null, email: null, telegram: null },
     content: {
       title: 'Whale alert withdrawn: the transfer was removed by a chain reorganisation',
       message: `Correction: the transfer ${what} (transaction ${alert.tx_hash}) was removed by a chain reorganisation; disregard the earlier alert.`.slice(0, 2000),
       type: 'warning',
       activityType: WHALE_ACTIVITY_TYPE,
-      details: { kind: 'whale_retraction', alertId: alert.id, txHash: alert.tx_hash, importance: importanceOf('warning') },
+      details: {
+        kind: 'whale_retraction',
+        alertId: alert.id,
+        txHash: alert.tx_hash,
+        link: { href: `https://etherscan.io/tx/${alert.tx_hash}`, label: 'View the transaction on Etherscan' },
+        importance: importanceOf('warning'),
+      },
     },
   };
 }

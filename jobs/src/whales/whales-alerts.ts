@@ -56,36 +56,63 @@ export function formatAmount(value: string): string {
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ? `.${fraction}` : ''}`;
 }
 
-const DIRECTION_WORDS: Record<string, string> = {
+/** alert_type of a transfer type (the spec's words: large_transfer for a plain transfer). */
+export const alertTypeOf = (transactionType: string) => (transactionType === 'transfer' ? 'large_transfer' : transactionType);
+
+/** Longest an immediate alert's message can be (whaleAlertMessage): short enough for a phone's toast and lock screen. */
+export const WHALE_ALERT_MESSAGE_MAX = 140;
+/** Longest a party of the sentence reads ("Binance 14 (my cold wallet)"); longer labels end in "…". */
+const PARTY_MAX = 32;
+const SYMBOL_MAX = 12;
+
+const DIRECTION_SHORT: Record<string, string> = {
   exchange_inflow: 'exchange inflow',
   exchange_outflow: 'exchange outflow',
   mint: 'mint',
   burn: 'burn',
-  transfer: 'wallet to wallet, no exchange',
+  transfer: 'wallet to wallet',
 };
 
-/** alert_type of a transfer type (the spec's words: large_transfer for a plain transfer). */
-export const alertTypeOf = (transactionType: string) => (transactionType === 'transfer' ? 'large_transfer' : transactionType);
-
-/** How an address reads in a message: the public label, else the short address; the viewer's own label in brackets. */
-export function addressDisplay(address: string | null, known: PublicLabel | undefined, customLabel: string | null): string {
-  if (address === null) return 'a new contract';
-  const base = known?.label ?? (known?.exchangeName ? `${known.exchangeName}` : shortAddress(address));
-  return customLabel ? `${base} (${customLabel})` : base;
+/** `text` cut to `max` characters, the cut marked with "…". */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
 /**
- * "5,000 ETH ($17.1M) from Binance 14 to 0xab…cd (your label) — exchange outflow. https://etherscan.io/tx/0x…"
- * The part before " — " is what a correction repeats.
+ * How an address reads in a message: its public label, with the viewer's own in brackets; else the
+ * viewer's label with the short address; else "unknown wallet 0x12ab…9f0e". At most 32 characters.
+ */
+export function addressDisplay(address: string | null, known: PublicLabel | undefined, customLabel: string | null): string {
+  if (address === null) return 'a new contract';
+  const publicName = known?.label ?? known?.exchangeName ?? null;
+  if (publicName) return customLabel ? `${clip(publicName, 16)} (${clip(customLabel, PARTY_MAX - Math.min(publicName.length, 16) - 3)})` : clip(publicName, PARTY_MAX);
+  const short = shortAddress(address);
+  return customLabel ? `${clip(customLabel, PARTY_MAX - short.length - 3)} (${short})` : `unknown wallet ${short}`;
+}
+
+/** An amount for a sentence: '1,250', '0.02', '312,203.112'; from a billion up '1.2B', '3.4T', then '1.2e+18'. */
+function sentenceAmount(value: string): string {
+  const d = new Decimal(value);
+  if (d.abs().lt(1e9)) return formatAmount(value);
+  if (d.abs().lt(1e12)) return `${d.div(1e9).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed()}B`;
+  if (d.abs().lt(1e15)) return `${d.div(1e12).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed()}T`;
+  return d.toExponential(1);
+}
+
+/**
+ * The alert as one short sentence (stored in whale_alerts.message, the notification's message and
+ * a digest's line): "1,250 ETH ($3.9M) Binance 14 → unknown wallet 0x12ab…9f0e · exchange outflow".
+ * At most WHALE_ALERT_MESSAGE_MAX characters; the explorer link travels in the notification's
+ * details (`link`), not in the text. The part before " · " is what a correction repeats.
  */
 export function whaleAlertMessage(c: WhaleAlertCandidate, labels: Map<string, PublicLabel>): string {
-  const token = c.tokenSymbol ?? (c.token ? shortAddress(c.token) : 'ETH');
-  const amount = c.amount === null ? `an unknown amount of ${token}` : `${formatAmount(c.amount)} ${token}`;
-  const usd = c.usdValue === null ? '(USD value unknown)' : `(${compactUsd(c.usdValue)})`;
+  const token = clip(c.tokenSymbol ?? (c.token ? shortAddress(c.token) : 'ETH'), SYMBOL_MAX);
+  const amount = c.amount === null ? `an unknown amount of ${token}` : `${sentenceAmount(c.amount)} ${token}`;
+  const usd = c.usdValue === null ? '(no USD price)' : `(${compactUsd(c.usdValue)})`;
   const custom = (address: string | null) => (address === c.address ? c.customLabel : null);
   const from = addressDisplay(c.from, labels.get(c.from), custom(c.from));
   const to = addressDisplay(c.to, c.to === null ? undefined : labels.get(c.to), custom(c.to));
-  return `${amount} ${usd} from ${from} to ${to} — ${DIRECTION_WORDS[c.transactionType] ?? c.transactionType}. ${explorerTxUrl(c.txHash)}`;
+  return clip(`${amount} ${usd} ${from} → ${to} · ${DIRECTION_SHORT[c.transactionType] ?? c.transactionType}`, WHALE_ALERT_MESSAGE_MAX);
 }
 
 /** incoming | outgoing | self, relative to the watched address. */
@@ -96,15 +123,13 @@ export function directionOf(c: Pick<WhaleAlertCandidate, 'from' | 'to' | 'addres
 
 function alertNotification(alertId: number, insert: WhaleAlertInsert, userId: number): NotificationRequest {
   const c = insert.candidate;
-  const usd = c.usdValue === null ? '' : ` (${compactUsd(c.usdValue)})`;
-  const token = c.tokenSymbol ?? 'tokens';
-  const what = DIRECTION_WORDS[c.transactionType] ?? c.transactionType;
   return {
     recipients: [userId],
     dedupeKey: whaleAlertDedupeKey(alertId),
-    channels: { push: { ttlSeconds: 3600, urgency: 'high', topic: null, url: `/dashboard/whales/addresses/${c.address}` }, email: { to: 'opted-in' } },
+    channels: { push: { ttlSeconds: 3600, urgency: 'high', topic: null, url: `/dashboard/whales/addresses/${c.address}` }, email: { to: 'opted-in' }, telegram: null },
     content: {
-      title: `Whale alert: ${c.amount === null ? '' : `${formatAmount(c.amount)} `}${token}${usd}, ${what}`.slice(0, 200),
+      // The message is the whole sentence (amount, USD, from -> to, direction); a toast shows "title: message", so the title adds nothing to repeat.
+      title: 'Whale alert',
       message: insert.message.slice(0, 2000),
       type: 'warning',
       activityType: WHALE_ACTIVITY_TYPE,
@@ -121,6 +146,8 @@ function alertNotification(alertId: number, insert: WhaleAlertInsert, userId: nu
         transactionType: c.transactionType,
         direction: insert.direction,
         explorerUrl: explorerTxUrl(c.txHash),
+        // Shown as a link under the message (in the app and in the email): the message stays one short sentence.
+        link: { href: explorerTxUrl(c.txHash), label: 'View the transaction on Etherscan' },
         importance: importanceOf('warning'),
       },
     },
@@ -249,7 +276,7 @@ function digestRequest(group: DigestGroup): NotificationRequest {
   return {
     recipients: [group.userId],
     dedupeKey: whaleDigestDedupeKey(group.key),
-    channels: { push: { ttlSeconds: 6 * 3600, urgency: 'normal', topic: null, url: '/dashboard/whales' }, email: { to: 'opted-in' } },
+    channels: { push: { ttlSeconds: 6 * 3600, urgency: 'normal', topic: null, url: '/dashboard/whales' }, email: { to: 'opted-in' }, telegram: null },
     content: {
       title: `Whale digest (${group.frequency}): ${count} transfer${count === 1 ? '' : 's'}`.slice(0, 200),
       message: [header, ...shown, ...(more > 0 ? [`and ${more} more on the whales page`] : [])].join('\n').slice(0, 2000),

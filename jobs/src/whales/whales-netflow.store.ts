@@ -19,8 +19,9 @@ const WHALES_CHAIN_NAME = 'ethereum';
  *
  * Exactness: hour rows are recomputed from whale_transactions, and day rows as the sum of their hour
  * rows, for every bucket a block touches, in the transaction that records the block or rolls it
- * back (whales.store.ts). Labels read at recompute time: a label imported later shows in buckets
- * recomputed after it (recomputeNetflowRange rebuilds a period).
+ * back (whales.store.ts). Labels read at recompute time: a label import rebuilds the buckets of
+ * the transfers of the addresses it relabels (importWhaleLabels, whales-labels.ts), and
+ * recomputeNetflowRange rebuilds a whole period.
  */
 
 export const NETFLOW_BUCKETS = ['hour', 'day'] as const;

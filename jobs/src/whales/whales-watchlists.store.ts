@@ -1,15 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { isAddress } from 'viem';
+import type { Entitlements } from '../billing/entitlements';
 import type { WhaleAlertFrequency, WhaleWatchView } from './whales.shapes';
 import { WHALES_CHAIN } from './whales.store';
 
 type Db = DataSource | EntityManager;
 
-/**
- * Watches a user may hold. A plan limit until billing's entitlements replace it (then the plan
- * decides); the api reads WHALES_MAX_WATCHES from the configuration when set, else this.
- */
-export const WHALES_MAX_WATCHES_DEFAULT = 50;
 export const WHALE_CUSTOM_LABEL_MAX = 100;
 /** numeric(24,2): 22 integer digits. */
 export const WHALE_THRESHOLD_MAX = '9999999999999999999999.99';
@@ -35,9 +31,12 @@ export function isIanaTimeZone(value: string): boolean {
   }
 }
 
-export type WhaleWatchErrorCode = 'not_found' | 'duplicate' | 'limit';
+export type WhaleWatchErrorCode = 'not_found' | 'duplicate';
 
-/** A refused watchlist change (the api maps the code to 404 / 409 / 403). */
+/**
+ * A refused watchlist change (the api maps the code to 404 / 409). How many addresses a user may
+ * watch is their plan's (billing's entitlements, `whaleWatches`: EntitlementError).
+ */
 export class WhaleWatchError extends Error {
   constructor(
     readonly code: WhaleWatchErrorCode,
@@ -111,14 +110,15 @@ export async function whaleWatchOfAddress(db: Db, userId: number, address: strin
 
 /**
  * Watches an address: creates its whale_addresses row when it is new (added_by 'user', no public
- * label) and the user's watch. One watch per user and address (duplicate), at most `maxWatches` (limit).
+ * label) and the user's watch. One watch per user and address (duplicate), as many as the plan
+ * allows (`whaleWatches`; a read-only account watches nothing new): EntitlementError.
  */
 export async function createWhaleWatch(
   dataSource: DataSource,
   userId: number,
   address: string,
   fields: WhaleWatchFields,
-  options: { maxWatches: number },
+  access: { entitlements: Entitlements; now: Date },
 ): Promise<WhaleWatchView> {
   const lower = address.toLowerCase();
   const id = await dataSource.transaction(async (manager) => {
@@ -132,9 +132,7 @@ export async function createWhaleWatch(
     const [{ id: addressId }]: Array<{ id: number }> = await manager.query(`SELECT id FROM whale_addresses WHERE address = $1`, [lower]);
     const existing: unknown[] = await manager.query(`SELECT 1 FROM user_watchlists WHERE user_id = $1 AND address_id = $2`, [userId, addressId]);
     if (existing.length) throw new WhaleWatchError('duplicate', 'You already watch this address', { address: lower });
-    if (count >= options.maxWatches) {
-      throw new WhaleWatchError('limit', `Your plan allows ${options.maxWatches} watched addresses`, { limit: options.maxWatches });
-    }
+    await access.entitlements.checkLimit(manager, userId, 'whaleWatches', count, access.now);
     const rows: Array<{ id: number }> = await manager.query(
       `INSERT INTO user_watchlists (user_id, address_id, custom_label, alert_enabled, alert_threshold, alert_frequency, time_zone)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, address_id) DO NOTHING RETURNING id`,

@@ -28,8 +28,6 @@ export const whalesEnvSchema = z.object({
   WHALES_SCAN_BATCH: z.coerce.number().int().min(1).max(500).default(50),
   /** USD value from which any transfer is a whale transfer, watched address or not. */
   WHALES_GLOBAL_USD_THRESHOLD: z.coerce.number().positive().default(1_000_000),
-  /** Addresses one user may watch (a plan limit until billing's entitlements replace it). */
-  WHALES_MAX_WATCHES: z.coerce.number().int().min(1).max(10_000).default(50),
   /** Where the first scan starts (no checkpoint yet); unset: at the current head minus the confirmations. */
   WHALES_START_BLOCK: z.coerce.number().int().min(0).optional(),
   /** Requests per second to ETH_RPC_URL for the whole cluster (a provider's plan quota). */

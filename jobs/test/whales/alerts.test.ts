@@ -8,9 +8,20 @@ import { JobQueues } from '../../src/runtime/job-queues';
 import { createWorkerConnection } from '../../src/runtime/redis';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '../../src/testing/test-redis';
 import { notificationChannel } from '../../src/notifications/notification-channel';
-import { alertWhaleBlock, digestOf, dispatchWhaleRetractions, publishBlockTransfers, sendWhaleDigests, whaleTransfersChannel } from '../../src/whales/whales-alerts';
-import { whaleAlertsOfUser } from '../../src/whales/whales-alerts.store';
+import { notificationEmailText } from '../../src/notifications/notify';
+import {
+  alertWhaleBlock,
+  digestOf,
+  dispatchWhaleRetractions,
+  publishBlockTransfers,
+  sendWhaleDigests,
+  WHALE_ALERT_MESSAGE_MAX,
+  whaleAlertMessage,
+  whaleTransfersChannel,
+} from '../../src/whales/whales-alerts';
+import { whaleAlertsOfUser, type WhaleAlertCandidate } from '../../src/whales/whales-alerts.store';
 import { createWhaleWatch, isWhaleAddress } from '../../src/whales/whales-watchlists.store';
+import { createEntitlements } from '../../src/billing/entitlements';
 import { recordBlock, rollbackFrom, type WhaleTransferRecord } from '../../src/whales/whales.store';
 import type { WhaleTransferView } from '../../src/whales/whales.shapes';
 
@@ -100,7 +111,7 @@ describe('whales alerts (real PostgreSQL and Redis)', () => {
         userId,
         WALLET,
         { customLabel: null, alertEnabled: true, alertThreshold: null, alertFrequency: 'immediate', timeZone: 'UTC', ...fields },
-        { maxWatches: 5 },
+        { entitlements: createEntitlements({ billingEnabled: false, graceDays: 7 }), now: new Date() },
       );
     await watch(users.ann, { customLabel: 'cold wallet', alertThreshold: '1000000' }); // immediate, $1M
     await watch(users.ben, { alertThreshold: '10000000' }); // immediate, $10M
@@ -113,6 +124,52 @@ describe('whales alerts (real PostgreSQL and Redis)', () => {
     redis.disconnect();
     await deleteKeysWithPrefix(testRedisUrl(), prefix);
     await db.drop();
+  });
+
+  it('says an alert in one short sentence, however long the labels, symbol and amount', () => {
+    const candidate = (over: Partial<WhaleAlertCandidate>): WhaleAlertCandidate => ({
+      transactionId: '1',
+      txHash: hashOf('tx', 1),
+      logIndex: -1,
+      blockNumber: '1',
+      token: null,
+      tokenSymbol: 'ETH',
+      amount: '1250',
+      usdValue: '3912345.67',
+      transactionType: 'exchange_outflow',
+      from: EXCHANGE,
+      to: '0x12ab000000000000000000000000000000009f0e',
+      watchId: 1,
+      userId: 1,
+      addressId: 1,
+      address: EXCHANGE,
+      customLabel: null,
+      frequency: 'immediate',
+      ...over,
+    });
+    const labels = new Map([[EXCHANGE as string, { label: 'Binance 14', addressType: 'exchange', exchangeName: 'Binance' }]]);
+    expect(whaleAlertMessage(candidate({}), labels)).toBe('1,250 ETH ($3.9M) Binance 14 → unknown wallet 0x12ab…9f0e · exchange outflow');
+    // The longest inputs: labels and a custom label of 100 characters, a 20-character symbol, a 10^30 amount, an unpriced token.
+    const long = 'A very long public label of an exchange wallet that somebody wrote out in full, with notes'.padEnd(100, '.');
+    const worst = whaleAlertMessage(
+      candidate({
+        token: USDC,
+        tokenSymbol: 'SUPERLONGTOKENSYMBOL',
+        amount: '1000000000000000000000000000000.123456',
+        usdValue: null,
+        to: WALLET,
+        address: WALLET,
+        customLabel: 'x'.repeat(100),
+        transactionType: 'transfer',
+      }),
+      new Map([
+        [EXCHANGE as string, { label: long, addressType: 'exchange', exchangeName: 'Binance' }],
+        [WALLET as string, { label: long, addressType: 'fund', exchangeName: null }],
+      ]),
+    );
+    expect(worst.length).toBeLessThanOrEqual(WHALE_ALERT_MESSAGE_MAX);
+    expect(worst).toMatch(/^1\.0e\+30 SUPERLONGTO… \(no USD price\) A very long public label of an… → A very long pub… \(x+…\) · wallet to wallet$/);
+    expect(worst).not.toContain('https://');
   });
 
   it('validates addresses: lowercase or a correct EIP-55 checksum', () => {
@@ -139,10 +196,16 @@ describe('whales alerts (real PostgreSQL and Redis)', () => {
 
     const ann = await notifications(users.ann);
     expect(ann).toHaveLength(2);
-    expect(ann[0].message).toBe(
-      `5,000 ETH ($17.1M) from Binance 14 to 0xab58…ec9b (cold wallet) — exchange outflow. https://etherscan.io/tx/${hashOf('tx', 100, 'main', 0)}`,
+    // One short sentence; the explorer link travels beside it (details.link), shown as a link by the app and the email.
+    expect(ann[0].message).toBe('5,000 ETH ($17.1M) Binance 14 → cold wallet (0xab58…ec9b) · exchange outflow');
+    expect(ann[0].details).toMatchObject({
+      explorerUrl: `https://etherscan.io/tx/${hashOf('tx', 100, 'main', 0)}`,
+      link: { href: `https://etherscan.io/tx/${hashOf('tx', 100, 'main', 0)}`, label: 'View the transaction on Etherscan' },
+    });
+    expect(ann[1].message).toBe('2,000,000 USDC ($2M) cold wallet (0xab58…ec9b) → unknown wallet 0x1111…1111 · wallet to wallet');
+    expect(notificationEmailText({ ...ann[0], id: '1', user_id: users.ann, type: 'warning', activity_type: null, exchange_id: null, symbol_id: null, read_at: null, created_at: new Date() })).toContain(
+      `5,000 ETH ($17.1M) Binance 14 → cold wallet (0xab58…ec9b) · exchange outflow.\n\nView the transaction on Etherscan: https://etherscan.io/tx/${hashOf('tx', 100, 'main', 0)}\n`,
     );
-    expect(ann[1].message).toContain('2,000,000 USDC ($2M) from 0xab58…ec9b (cold wallet) to 0x1111…1111');
     expect(await notifications(users.ben)).toHaveLength(1);
     expect(await notifications(users.cat)).toHaveLength(0);
     expect((await whaleAlertsOfUser(db.dataSource, users.cat)).map((x) => x.status)).toEqual(['pending', 'pending']);
@@ -166,7 +229,8 @@ describe('whales alerts (real PostgreSQL and Redis)', () => {
 
     const ann = await notifications(users.ann);
     expect(ann).toHaveLength(4);
-    expect(ann[3].message).toMatch(/^Correction: the transfer 1,000 ETH \(\$3\.4M\) from 0xab58…ec9b \(cold wallet\) to Binance 14 \(transaction 0x[0-9a-f]{64}\) was removed by a chain reorganisation/);
+    expect(ann[3].message).toMatch(/^Correction: the transfer 1,000 ETH \(\$3\.4M\) cold wallet \(0xab58…ec9b\) → Binance 14 \(transaction 0x[0-9a-f]{64}\) was removed by a chain reorganisation/);
+    expect(ann[3].details.link).toEqual({ href: expect.stringMatching(/^https:\/\/etherscan\.io\/tx\/0x[0-9a-f]{64}$/), label: 'View the transaction on Etherscan' });
     expect((await whaleAlertsOfUser(db.dataSource, users.ann))[0].status).toBe('retracted');
     expect((await whaleAlertsOfUser(db.dataSource, users.cat)).length).toBe(catBefore - 1);
     // The block is gone: a late alerts job for it does nothing.

@@ -85,8 +85,20 @@ describe('upserts and the seed', () => {
     expect(isExchangeWalletTag('Crypto.com: MultiSig 3', 'Crypto.com')).toBe(true);
     expect(isExchangeWalletTag('Binance: BNB Token', 'Binance')).toBe(false);
     expect(isExchangeWalletTag('Tether: USDT Stablecoin', 'Bitfinex')).toBe(false);
-    const expected = seedWhaleLabelSets().reduce((n, set) => n + set.rows.length, 0);
-    expect(expected).toBeGreaterThan(130);
+    // Numbered wallets of every exchange, the spelling of the prefix aside; never their tokens or deployers.
+    expect(isExchangeWalletTag('Huobi 12', 'Huobi')).toBe(true);
+    expect(isExchangeWalletTag('Huobi: Old Address 34', 'Huobi')).toBe(true);
+    expect(isExchangeWalletTag('Kucoin 7', 'KuCoin')).toBe(true);
+    expect(isExchangeWalletTag('FTX Exchange 2', 'FTX Exchange')).toBe(true);
+    expect(isExchangeWalletTag('Huobi Token', 'Huobi')).toBe(false);
+    expect(isExchangeWalletTag('OKX: OKB Token', 'OKX')).toBe(false);
+    expect(isExchangeWalletTag('OKX DEX: Aggregation Router', 'OKX')).toBe(false);
+    expect(isExchangeWalletTag('KuCoin: Deployer', 'KuCoin')).toBe(false);
+    const sets = seedWhaleLabelSets();
+    const expected = sets.reduce((n, set) => n + set.rows.length, 0);
+    const exchangeRows = sets.flatMap((set) => set.rows).filter((r) => r.addressType === 'exchange').length;
+    expect(exchangeRows).toBe(308);
+    expect(expected).toBe(321);
 
     const seed = SEEDS.filter((s) => s.name === '2026-12-whale-labels');
     expect(await runSeeds(db.dataSource, seed)).toEqual(['2026-12-whale-labels']);
@@ -97,9 +109,38 @@ describe('upserts and the seed', () => {
          FROM whale_addresses WHERE added_by = 'system'`,
     );
     expect(counts.exchanges + counts.funds).toBe(expected);
-    expect(counts).toMatchObject({ funds: 13, names: 8 });
+    expect(counts).toMatchObject({ exchanges: 308, funds: 13, names: 22 });
     const [binance] = await db.dataSource.query(`SELECT label, address_type, exchange_name, label_source FROM whale_addresses WHERE address = $1`, [BINANCE_14]);
     expect(binance).toEqual({ label: 'Binance 14', address_type: 'exchange', exchange_name: 'Binance', label_source: expect.stringMatching(/^brianleect\/etherscan-labels@37bde48dde27:accounts\/binance.csv$/) });
     expect(await db.dataSource.query(`SELECT 1 FROM whale_addresses WHERE address = '0xdac17f958d2ee523a2206206994597c13d831ec7'`)).toEqual([]);
+    // The exchanges added to the list: a wallet of each classified, token contracts left out.
+    const labelOf = async (address: string) =>
+      (await db.dataSource.query(`SELECT label, address_type, exchange_name, label_source FROM whale_addresses WHERE address = $1`, [address]))[0] ?? null;
+    expect(await labelOf('0x6cc5f688a315f3dc28a7781717a9a798a59fda7b')).toEqual({
+      label: 'OKX',
+      address_type: 'exchange',
+      exchange_name: 'OKX',
+      label_source: 'brianleect/etherscan-labels@1ed02d58f3ac:data/etherscan/accounts/okx.csv',
+    });
+    expect(await labelOf('0x5c52cc7c96bde8594e5b77d5b76d042cb5fae5f2')).toMatchObject({ label: 'OKX 3', address_type: 'exchange', exchange_name: 'OKX' });
+    expect(await labelOf('0x46705dfff24256421a05d056c29e81bdc09723b8')).toMatchObject({ label: 'Huobi 12', address_type: 'exchange', exchange_name: 'Huobi' });
+    expect(await labelOf('0xb8e6d31e7b212b2b7250ee9c26c56cebbfbe6b23')).toMatchObject({ label: 'Kucoin 7', exchange_name: 'KuCoin' });
+    expect(await labelOf('0x0d0707963952f2fba59dd06f2b425ace40b492fe')).toMatchObject({ label: 'Gate.io', exchange_name: 'Gate.io' });
+    expect(await labelOf('0x2faf487a4414fe77e2327f0bf4ae2a264a776ad2')).toMatchObject({ label: 'FTX Exchange', exchange_name: 'FTX' });
+    expect(await labelOf('0xc9cf0ec93d764f5c9571fd12f764bae7fc87c84e')).toMatchObject({ label: 'Upbit: Cold Wallet', exchange_name: 'Upbit' });
+    // OKB, HT, FTT and KCS token contracts, and a deployer, are not exchange wallets.
+    for (const token of [
+      '0x7eb6c83ab7d8d9b8618c0ed973cbef71d1921ef2',
+      '0x6f259637dcd74c767781e37bc6133cd6a68aa161',
+      '0x50d1c9771902476076ecfc8b2a83ad6b9355a4c9',
+      '0x2602669a92fccf44e5319ff51b0f453aab9db021',
+      '0x899b5d52671830f567bf43a14684eb14e1f945fe',
+    ]) {
+      expect(await labelOf(token)).toBeNull();
+    }
+    const names = (await db.dataSource.query(`SELECT DISTINCT exchange_name FROM whale_addresses WHERE address_type = 'exchange' ORDER BY 1`)).map(
+      (r: { exchange_name: string }) => r.exchange_name,
+    );
+    expect(names).toEqual(expect.arrayContaining(['Binance', 'Bithumb', 'Gate.io', 'Huobi', 'KuCoin', 'OKX', 'Poloniex', 'Upbit']));
   });
 });

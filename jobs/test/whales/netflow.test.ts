@@ -2,7 +2,9 @@ import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/
 import type { Address, Hex } from 'viem';
 import { keccak256, stringToHex } from 'viem';
 import type { ParsedTransfer } from '../../src/whales/eth.parse';
+import { importWhaleLabels } from '../../src/whales/whales-labels';
 import { exchangeNetflows, netflowSeries, NetflowRangeError, recomputeNetflowRange } from '../../src/whales/whales-netflow.store';
+import type { WhaleTransactionType } from '../../src/whales/whales.shapes';
 import { recordBlock, rollbackFrom, type WhaleTransferRecord } from '../../src/whales/whales.store';
 
 // whale_netflows kept exact by the store: the buckets a recorded block touches are recomputed in
@@ -32,7 +34,10 @@ afterAll(() => db.drop());
 const hash = (...parts: (string | number | bigint)[]): Hex => keccak256(stringToHex(parts.join(':')));
 
 let nextLog = 0;
-function record(block: bigint, t: { token?: Address | null; from: Address; to: Address; raw: bigint; usd: string | null; decimals?: number }): WhaleTransferRecord {
+function record(
+  block: bigint,
+  t: { token?: Address | null; from: Address; to: Address; raw: bigint; usd: string | null; decimals?: number; type?: WhaleTransactionType },
+): WhaleTransferRecord {
   const transfer: ParsedTransfer = {
     txHash: hash('tx', block, nextLog),
     logIndex: t.token ? nextLog++ : (nextLog++, null),
@@ -47,7 +52,7 @@ function record(block: bigint, t: { token?: Address | null; from: Address; to: A
     transfer,
     tokenSymbol: t.token ? 'USDC' : 'ETH',
     tokenDecimals: t.token ? (t.decimals ?? 6) : 18,
-    transactionType: 'transfer',
+    transactionType: t.type ?? 'transfer',
     usdValue: t.usd,
     usdPrice: t.usd === null ? null : '2000',
     priceSource: t.usd === null ? null : 'prices',
@@ -142,5 +147,51 @@ describe('whale_netflows', () => {
       ['Binance', 'eth', '20000.00', '0.00', 1],
     ]);
     await db.dataSource.query(`UPDATE whale_addresses SET exchange_name = 'Coinbase' WHERE address = $1`, [COINBASE_1]);
+  });
+
+  it('a label import classifies the transfers recorded before it again and rebuilds their netflow, in its transaction', async () => {
+    const OKX_3: Address = '0x5c52cc7c96bde8594e5b77d5b76d042cb5fae5f2';
+    const OTHER: Address = '0x3333333333333333333333333333333333333333';
+    // Scanned while OKX 3 was unlabelled: two plain transfers, and an inflow to Binance.
+    await scanBlock(200n, '2025-05-02T08:10:00Z', [
+      record(200n, { from: WHALE, to: OKX_3, raw: 10n * ETH, usd: '20000.00' }),
+      record(200n, { from: OKX_3, to: OTHER, raw: 4n * ETH, usd: '8000.00' }),
+      record(200n, { from: OKX_3, to: BINANCE_14, raw: 1n * ETH, usd: '2000.00', type: 'exchange_inflow' }),
+    ]);
+    const types = async () =>
+      (
+        await db.dataSource.query(`SELECT from_address, to_address, transaction_type FROM whale_transactions WHERE block_number = 200 ORDER BY log_index, id`)
+      ).map((r: { from_address: string; to_address: string; transaction_type: string }) => `${r.from_address.slice(0, 6)}>${r.to_address.slice(0, 6)} ${r.transaction_type}`);
+    const day2 = async () =>
+      (await rows('day'))
+        .filter((r: { bucket_start: Date }) => r.bucket_start.toISOString() === '2025-05-02T00:00:00.000Z')
+        .map((r: Record<string, unknown>) => [r.exchange_name, r.inflow_amount, r.outflow_amount, r.inflow_usd, r.outflow_usd, r.transfers]);
+    const before = await rows('hour');
+    expect(await day2()).toEqual([['Binance', '1', '0', '2000.00', '0.00', 1]]);
+
+    const okx = [{ source: 'import:okx.csv', rows: [{ address: OKX_3, label: 'OKX 3', addressType: 'exchange' as const, exchangeName: 'OKX' }] }];
+    const imported = await db.dataSource.transaction((manager) => importWhaleLabels(manager, okx, { addedBy: 'import' }));
+    expect(imported).toEqual({ inserted: 1, updated: 0, relabelled: 1, reclassified: 3, netflowHours: 1 });
+    expect(await types()).toEqual([
+      '0x0000>0x5c52 exchange_inflow',
+      '0x5c52>0x3333 exchange_outflow',
+      // Between two exchanges: a plain transfer, an outflow of OKX and an inflow of Binance in netflow.
+      '0x5c52>0x28c6 transfer',
+    ]);
+    expect(await day2()).toEqual([
+      ['Binance', '1', '0', '2000.00', '0.00', 1],
+      ['OKX', '10', '5', '20000.00', '10000.00', 3],
+    ]);
+    // The day before is untouched.
+    expect((await rows('hour')).filter((r: { bucket_start: Date }) => r.bucket_start < new Date('2025-05-02Z'))).toEqual(
+      before.filter((r: { bucket_start: Date }) => r.bucket_start < new Date('2025-05-02Z')),
+    );
+
+    // The same file again changes nothing; a label that is no longer an exchange's takes it all back.
+    expect(await db.dataSource.transaction((manager) => importWhaleLabels(manager, okx))).toMatchObject({ updated: 1, relabelled: 0, reclassified: 0, netflowHours: 0 });
+    const retired = [{ source: 'import:retired.csv', rows: [{ address: OKX_3, isActive: false }] }];
+    expect(await db.dataSource.transaction((manager) => importWhaleLabels(manager, retired))).toMatchObject({ relabelled: 1, reclassified: 3, netflowHours: 1 });
+    expect(await types()).toEqual(['0x0000>0x5c52 transfer', '0x5c52>0x3333 transfer', '0x5c52>0x28c6 exchange_inflow']);
+    expect(await day2()).toEqual([['Binance', '1', '0', '2000.00', '0.00', 1]]);
   });
 });

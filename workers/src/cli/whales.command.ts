@@ -12,7 +12,7 @@ import {
   loadWhalesConfig,
   parseLabelFile,
   transfersOfTx,
-  upsertWhaleLabels,
+  importWhaleLabels,
   type TokenResolver,
 } from '@tickerbell/jobs/whales';
 import { CliError } from './cli-error';
@@ -77,7 +77,9 @@ export function registerWhalesCommands(program: Command, context: () => CliConte
     .command('import-labels')
     .description(
       'upsert address labels (whale_addresses) from a CSV (header row) or JSON array: address (EIP-55 or lowercase), label, address_type ' +
-        '(exchange|fund|whale|bridge|protocol|other), exchange_name, balance_threshold (wei), is_active; every row checked first, nothing written on error',
+        '(exchange|fund|whale|bridge|protocol|other), exchange_name, balance_threshold (wei), is_active; every row checked first, nothing written on error. ' +
+        'Transfers already recorded to or from an address whose exchange label changed are classified again (exchange inflow, outflow or ' +
+        'transfer) and their hourly and daily exchange netflow rebuilt, in the same transaction',
     )
     .argument('<file>', 'path of the CSV or JSON file')
     .action(async (given: string) => {
@@ -96,8 +98,13 @@ export function registerWhalesCommands(program: Command, context: () => CliConte
         throw error;
       }
       const db = await context().db();
-      const done = await db.transaction((manager) => upsertWhaleLabels(manager, rows, { source: `import:${path.split('/').pop()}`.slice(0, 200), addedBy: 'import' }));
-      out(`${path}: ${rows.length} address${rows.length === 1 ? '' : 'es'} (${done.inserted} new, ${done.updated} updated)`);
+      const source = `import:${path.split('/').pop()}`.slice(0, 200);
+      const done = await db.transaction((manager) => importWhaleLabels(manager, [{ source, rows }], { addedBy: 'import' }));
+      out(
+        `${path}: ${rows.length} address${rows.length === 1 ? '' : 'es'} (${done.inserted} new, ${done.updated} updated); ` +
+          `${plural(done.reclassified, 'recorded transfer')} reclassified` +
+          (done.netflowHours ? `, exchange netflow rebuilt for ${plural(done.netflowHours, 'hour')}` : ''),
+      );
     });
 
   whales

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { WHALES_RECORDINGS_DIR } from '@tickerbell/jobs/whales';
-import { testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
-import { runCli } from '../../src/cli/main';
+import { testQueuePrefix } from '@tickerbell/jobs/testing/test-redis';
+import { runCliCaptured } from '../cli-capture';
 
 // The recorded real answers (jobs/src/whales/data, copies of ../shared/fixtures/ethereum).
 const recorded = (file: string) => join(WHALES_RECORDINGS_DIR, file);
@@ -29,12 +29,7 @@ describe('CLI: import whales and whales transfers (the recorded real answers)', 
     await db.drop();
   });
 
-  async function cli(args: string[]) {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix }, { out: (t) => (out += t), err: (t) => (err += t) });
-    return { code, out, err };
-  }
+  const cli = (args: string[]) => runCliCaptured(args, db.url, prefix);
   const count = async () => (await db.dataSource.query(`SELECT count(*)::int AS n FROM whale_transactions`))[0].n as number;
 
   it('records a 2015 block with its Parity logs, a London block, and two 2023 receipts (their block time given)', async () => {
@@ -133,8 +128,8 @@ describe('CLI: import whales and whales transfers (the recorded real answers)', 
   it('imports address labels from CSV (upsert by address, stored lowercase), and refuses a bad file by line, writing nothing', async () => {
     const good = join(dir, 'labels.csv');
     writeFileSync(good, 'address,label,address_type,exchange_name\n0x28C6c06298d514Db089934071355E5743bf21d60,Binance 14,exchange,Binance\n0x71660c4005ba85c37ccec55d0c4493e66fe775d3,Coinbase 1,exchange,Coinbase\n');
-    expect(await cli(['whales', 'import-labels', good])).toEqual({ code: 0, err: '', out: `${good}: 2 addresses (2 new, 0 updated)\n` });
-    expect(await cli(['whales', 'import-labels', good])).toMatchObject({ code: 0, out: `${good}: 2 addresses (0 new, 2 updated)\n` });
+    expect(await cli(['whales', 'import-labels', good])).toEqual({ code: 0, err: '', out: `${good}: 2 addresses (2 new, 0 updated); 0 recorded transfers reclassified\n` });
+    expect(await cli(['whales', 'import-labels', good])).toMatchObject({ code: 0, out: `${good}: 2 addresses (0 new, 2 updated); 0 recorded transfers reclassified\n` });
     const labelled = () => db.dataSource.query(`SELECT address, label, exchange_name FROM whale_addresses WHERE label_source = 'import:labels.csv' ORDER BY address`);
     expect(await labelled()).toEqual([
       { address: '0x28c6c06298d514db089934071355e5743bf21d60', label: 'Binance 14', exchange_name: 'Binance' },
@@ -148,5 +143,42 @@ describe('CLI: import whales and whales transfers (the recorded real answers)', 
     expect(refused.err).toContain(`${bad}: 1 invalid row (nothing imported)`);
     expect(refused.err).toContain('row 2: address: expected an EIP-55 checksummed or lowercase 0x + 40 hex address');
     expect(await db.dataSource.query(`SELECT 1 FROM whale_addresses WHERE address = '0x1111111111111111111111111111111111111111'`)).toEqual([]);
+  });
+
+  it('reclassifies the transfers recorded before a label import and rebuilds their exchange netflow, and says how many', async () => {
+    // The 2023 SHIB transfer (receipt 12, recorded above at 20:00 UTC) went to an address no label named then.
+    const SHIB_TX = '0x4b5650349045b1f3e002c04d064ad563261a3f8a1236e99d2b5261e945e951ef';
+    const CRYPTO_COM_5 = '0xcffad3200574698b78f32232aa9d63eabd290703';
+    const typeOf = async () => (await db.dataSource.query(`SELECT transaction_type FROM whale_transactions WHERE hash = $1`, [SHIB_TX]))[0].transaction_type;
+    const netflow = () =>
+      db.dataSource.query(
+        `SELECT exchange_name, token_symbol, bucket, bucket_start, inflow_amount::text, outflow_amount::text, transfers, unpriced_transfers
+           FROM whale_netflows WHERE chain = 'ethereum' ORDER BY bucket, exchange_name`,
+      );
+    expect(await typeOf()).toBe('transfer');
+    expect(await netflow()).toEqual([]);
+
+    const labels = join(dir, 'crypto-com.csv');
+    writeFileSync(labels, `address,label,address_type,exchange_name\n${CRYPTO_COM_5},Crypto.com 5,exchange,Crypto.com\n`);
+    expect(await cli(['whales', 'import-labels', labels])).toEqual({
+      code: 0,
+      err: '',
+      out: `${labels}: 1 address (1 new, 0 updated); 1 recorded transfer reclassified, exchange netflow rebuilt for 1 hour\n`,
+    });
+    expect(await typeOf()).toBe('exchange_inflow');
+    const flow = { exchange_name: 'Crypto.com', token_symbol: 'SHIB', inflow_amount: '312203.11195483', outflow_amount: '0', transfers: 1, unpriced_transfers: 1 };
+    expect(await netflow()).toEqual([
+      { ...flow, bucket: 'day', bucket_start: new Date('2023-06-11T00:00:00Z') },
+      { ...flow, bucket: 'hour', bucket_start: new Date('2023-06-11T20:00:00Z') },
+    ]);
+
+    // Retired: the transfer is a plain one again and the exchange's netflow of that day is gone.
+    const retired = join(dir, 'retired.json');
+    writeFileSync(retired, JSON.stringify([{ address: CRYPTO_COM_5, isActive: false }]));
+    expect((await cli(['whales', 'import-labels', retired])).out).toBe(
+      `${retired}: 1 address (0 new, 1 updated); 1 recorded transfer reclassified, exchange netflow rebuilt for 1 hour\n`,
+    );
+    expect(await typeOf()).toBe('transfer');
+    expect(await netflow()).toEqual([]);
   });
 });
