@@ -29,6 +29,8 @@ const USERS = 12;
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
 const KILLS = 3;
 const REDIS_DOWN_MS = 10_000;
+/** How long before the alerts are switched off a stored tick must have fired its alert. */
+const SETTLE_MS = 20_000;
 const PREFIX = 'faults';
 const EXCHANGE = 'XFLT';
 /** A route that reads PostgreSQL on every request (the exchanges list is cached for 30 s). */
@@ -188,10 +190,13 @@ async function main(): Promise<void> {
       );
       alertIds.push(id);
     }
-    // The exchange opens at the first whole minute at least 50 s away and closes a minute later:
-    // its 'opening soon' and 'closing soon' (10 min ahead) are due at the first clock run, its
-    // open and close during the faults.
-    const openAt = new Date(Math.ceil((Date.now() + 50_000) / 60_000) * 60_000);
+    // The exchange opens at the first whole minute at least 110 s away and closes a minute later:
+    // its 'opening soon' and 'closing soon' (10 min ahead, so already past) are due at the market
+    // clock's first run (whose window looks 15 minutes back), its open and close during the faults.
+    // The first run comes at the first whole minute after the workers are up, and it must come before
+    // the open (else 'opening soon' is rightly dropped as superseded): 110 s leaves the system about a
+    // minute to start (it takes 10 to 15 s), and the check below says so if it took longer.
+    const openAt = new Date(Math.ceil((Date.now() + 110_000) / 60_000) * 60_000);
     const closeAt = new Date(openAt.getTime() + 60_000);
     if (closeAt.getUTCDate() !== openAt.getUTCDate()) throw new Error('the run would cross midnight UTC: run it again in two minutes');
     const hhmm = (d: Date) => d.toISOString().slice(11, 16);
@@ -225,6 +230,10 @@ async function main(): Promise<void> {
     await Promise.all(workerPorts.map((port) => waitFor(`worker on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 60_000)));
     const loadStart = Date.now();
     info(`system up in ${secondsSince(started)} s; exchange ${EXCHANGE} opens ${openAt.toISOString()}, closes ${closeAt.toISOString()}`);
+    assert.ok(
+      Math.ceil(loadStart / 60_000) * 60_000 < openAt.getTime(),
+      `the system came up at ${new Date(loadStart).toISOString()}, too late for a market clock run before the open at ${openAt.toISOString()}: run it again`,
+    );
 
     const load = new ApiLoad(baseUrl);
     load.start();
@@ -265,6 +274,10 @@ async function main(): Promise<void> {
     await waitFor('the close of the exchange', async () => Date.now() > closeAt.getTime() + 10_000, 180_000);
     const loadEnd = Date.now();
     await db.query(`UPDATE alerts SET is_active = false WHERE id = ANY($1)`, [alertIds]);
+    // A tick stamped in the last seconds before the alerts were switched off may be evaluated after
+    // that (its job runs a moment after it is stored) and then rightly fires nothing: only ticks
+    // stamped at least SETTLE_MS before must have fired. Every firing must still have its tick.
+    const mustFireUntil = loadEnd - SETTLE_MS;
     await load.stop();
 
     // No job stuck: every queue drains (only the schedules' next runs wait), none left active.
@@ -296,16 +309,18 @@ async function main(): Promise<void> {
     const extraLogs: string[] = [];
     let storedTicks = 0;
     for (const alert of alerts) {
-      const members = await checker.zrangebyscore(`${PREFIX}:prices:history:${alert.symbol}`, '-inf', loadEnd);
+      const members = await checker.zrangebyscore(`${PREFIX}:prices:history:${alert.symbol}`, '-inf', '+inf');
       const ticks = members.map((m) => Number(m.split(':')[0]));
-      storedTicks = Math.max(storedTicks, ticks.length);
+      const settled = ticks.filter((ms) => ms <= mustFireUntil);
+      storedTicks = Math.max(storedTicks, settled.length);
       const logs: { dedupe_key: string }[] = await db.query(`SELECT dedupe_key FROM alert_logs WHERE alert_id = $1`, [alert.id]);
       const have = new Set(logs.map((l) => l.dedupe_key));
       assert.equal(have.size, logs.length, `alert ${alert.id}: duplicate alert logs`);
-      const want = new Set(ticks.map((ms) => `${alert.id}:at:${ms}`));
+      const want = new Set(settled.map((ms) => `${alert.id}:at:${ms}`));
+      const stored = new Set(ticks.map((ms) => `${alert.id}:at:${ms}`));
       expectedLogs += want.size;
       for (const key of want) if (!have.has(key)) missingLogs.push(key);
-      for (const key of have) if (!want.has(key)) extraLogs.push(key);
+      for (const key of have) if (!stored.has(key)) extraLogs.push(key);
     }
     const [{ logs: alertLogs, notified, orphaned }] = await db.query(
       `SELECT count(*)::int AS logs, count(n.id)::int AS notified, count(*) FILTER (WHERE n.id IS NULL)::int AS orphaned
@@ -353,7 +368,7 @@ async function main(): Promise<void> {
       ['load', `${((loadEnd - loadStart) / 1000).toFixed(0)} s, ${USERS} users, ${alertIds.length} every-time alerts on ${SYMBOLS.length} pairs, 1 synthetic exchange`],
       ['faults injected', `${KILLS} worker kill -9, Redis down ${REDIS_DOWN_MS / 1000} s, PostgreSQL restart (${((pgFault.until - pgFault.at) / 1000).toFixed(1)} s down)`],
       ['stored ticks per pair', storedTicks],
-      ['alert logs (expected / written)', `${expectedLogs} / ${alertLogs}`],
+      [`alert logs (expected: ticks ${SETTLE_MS / 1000} s before the end / written)`, `${expectedLogs} / ${alertLogs}`],
       ['alert logs lost / duplicated / without a tick', `${missingLogs.length} / 0 / ${extraLogs.length}`],
       ['alert notifications', `${notified} (${orphaned} logs without one)`],
       ['market notifications', `${[...marketPerUser.values()].reduce((a, b) => a + b, 0)} for ${marketPerUser.size} followers (${marketDuplicates} duplicated)`],
@@ -396,6 +411,8 @@ async function main(): Promise<void> {
       const tail = fs.existsSync(p.log) ? fs.readFileSync(p.log, 'utf8').split('\n').slice(-25).join('\n') : '';
       process.stdout.write(`--- last lines of ${p.name} (${p.log})\n${tail}\n`);
     }
+    // Again after the logs, so that the reason is in the last lines a CI shows.
+    info(`fault tests FAILED: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     client?.disconnect();
     for (const p of processes) await p.kill('SIGTERM');
