@@ -5,7 +5,7 @@ import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
+import { heldToast, isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The alerts journey in real Chromium against the real api, PostgreSQL, Redis and workers: an
@@ -235,9 +235,8 @@ describe('alerts end to end: real Chromium, api, workers, PostgreSQL and Redis',
 
   it('the workers’ poll fires it: a live toast, the bell, one log, and the message spoken once', async () => {
     await waitUntil('the live stream to subscribe', async () => (await stack.streamSubscribers()) >= 1);
-    const toast = page.locator('.Toastify__toast').filter({ hasText: `${ALERT_NAME} Alert Triggered` });
     // The crypto poll runs every 10 s; the evaluation and the stream follow within a second or two.
-    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    const toast = await heldToast(page, `${ALERT_NAME} Alert Triggered`, 30_000);
 
     const logs: { id: string; value: string; message: string; was_notified: boolean; notification_id: string | null }[] = await stack.db.dataSource.query(
       'SELECT id::text, trim_scale(value)::text AS value, message, was_notified, notification_id::text FROM alert_logs WHERE alert_id = $1',

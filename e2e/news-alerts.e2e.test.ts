@@ -4,7 +4,7 @@ import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
+import { heldToast, isApi, recordConsole, submitSignIn, submitSignUp, verifyFromMail, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // The news alert journey in real Chromium against the real api, PostgreSQL, Redis and workers: a
@@ -115,6 +115,7 @@ describe('news alerts end to end: real Chromium, api, workers, PostgreSQL and Re
     await waitUntil('the live stream to subscribe', async () => (await stack.streamSubscribers()) >= 1);
     // The poll's instant comes after the alert was made, as the schedule's next slot would.
     stack.clock.set(new Date().toISOString());
+    const held = heldToast(page, `${ALERT_NAME} Alert Triggered`, 30_000);
     await stack.queues.add('news.poll', { source: DECRYPT_SOURCE }, { jobId: newsJobIds.poll(DECRYPT_SOURCE, stack.clock.now()) });
     await waitForQueuesIdle([stack.queues.queue('news'), stack.queues.queue('alerts'), stack.queues.queue('notifications')], 20_000);
 
@@ -142,8 +143,7 @@ describe('news alerts end to end: real Chromium, api, workers, PostgreSQL and Re
     );
     expect(notifications).toEqual([{ title: `${ALERT_NAME} Alert Triggered`, message, activity: 'MARKET_ALERT_NEWS' }]);
 
-    const toast = page.locator('.Toastify__toast').filter({ hasText: `${ALERT_NAME} Alert Triggered` });
-    await toast.waitFor({ state: 'visible', timeout: 10_000 });
+    const toast = await held;
     expect((await toast.innerText()).trim()).toBe(`${ALERT_NAME} Alert Triggered: ${message}`);
     await shot('02-fired-toast', { fullPage: false });
 

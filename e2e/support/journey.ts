@@ -1,7 +1,7 @@
 // Steps and waits shared by the browser journeys.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { linkIn } from '../../api/test/support/smtp-capture';
 import { ARTIFACTS_DIR } from './chromium';
 import type { E2eStack } from './e2e-stack';
@@ -17,6 +17,26 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Waits for the toast that contains `text` and holds it open: the pointer over a toast pauses its 4 s
+ * auto-close (react-toastify's pauseOnHover), so the checks that follow never race the timer on a busy
+ * machine (a toast leaving on its own is "not stable" and then detached under a click). Start it before
+ * the action that raises the toast and await it after that action's own checks: the toast is caught the
+ * moment it shows, however long those checks take.
+ */
+export async function heldToast(page: Page, text: string, timeout?: number): Promise<Locator> {
+  const toast = page.locator('.Toastify__toast').filter({ hasText: text });
+  await toast.waitFor({ state: 'visible', timeout });
+  await toast.hover();
+  return toast;
+}
+
+/** Closes a held toast by its button, as a trader does, and waits until it is gone. */
+export async function dismissToast(toast: Locator): Promise<void> {
+  await toast.getByRole('button', { name: /close/i }).click();
+  await toast.waitFor({ state: 'detached' });
 }
 
 /** Collects a page's console lines and uncaught errors; `save` writes them beside the screenshots. */
