@@ -16,8 +16,13 @@ import { alertsVolatilityBench } from './alerts-volatility.bench';
 import { newsBench } from './news.bench';
 import { insidersBench } from './insiders.bench';
 import { whalesBench } from './whales.bench';
+import { predictionsBench } from './predictions.bench';
+import { yieldsBench } from './yields.bench';
+import { lockupsBench } from './lockups.bench';
+import { chatBench } from './chat.bench';
+import { billingBench } from './billing.bench';
 
-const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench, insidersBench, whalesBench];
+const BENCHMARKS: Benchmark[] = [bullmqBaseline, marketHoursBench, cotImportBenchmark, alertsIndexBench, accountsBench, notificationsBench, webBundleBench, alertsE2eBench, alertsVolatilityBench, newsBench, insidersBench, whalesBench, predictionsBench, yieldsBench, lockupsBench, chatBench, billingBench];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -61,6 +61,8 @@ async function main(): Promise<void> {
       PORT: String(apiPort),
       HOST: process.env.HOST ?? '127.0.0.1',
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${webPort}`,
+      // Lock-up expirations are discovered once a weekday: the system started here fills its calendar at once.
+      LOCKUPS_DISCOVER_ON_START: process.env.LOCKUPS_DISCOVER_ON_START ?? 'true',
     };
     const api = startNodeProcess('api', tsxArgs('api/src/main.ts'), env);
     const workers = startNodeProcess('workers', tsxArgs('workers/src/main.ts'), env);

@@ -6,6 +6,7 @@ import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { DataSource } from 'typeorm';
 import { createMetricsRegistry, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
+import { entitlementsFromConfig, type Entitlements } from '@tickerbell/jobs/billing';
 import { createAccounts } from './accounts/accounts';
 import { cotRoutes } from './cot/cot.routes';
 import { contactRoutes } from './contact/contact.routes';
@@ -16,13 +17,17 @@ import { alertsRoutes } from './alerts/alerts.routes';
 import type { ApiConfig } from './config';
 import { healthRoutes } from './health/health.routes';
 import { insidersRoutes } from './insiders/insiders.routes';
+import { lockupsRoutes } from './lockups/lockups.routes';
+import { chatRoutes } from './chat/chat.routes';
 import { openapiRoutes } from './http/openapi.routes';
 import { API_ROUTES } from './route-table';
 import apiPackage from '../package.json';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { entitlementErrors } from './http/entitlement-error';
 import { httpMetrics } from './http/metrics';
 import { rejectMalformedInput } from './http/input';
 import { marketHoursRoutes } from './market-hours/market-hours.routes';
+import { predictionsRoutes } from './predictions/predictions.routes';
 import { pricesRoutes } from './prices/prices.routes';
 import { newsRoutes } from './news/news.routes';
 import { notificationsRoutes } from './notifications/notifications.routes';
@@ -30,7 +35,9 @@ import { requestId } from './http/request-id';
 import { statusRoutes } from './status/status.routes';
 import { watchlistsRoutes } from './watchlists/watchlists.routes';
 import { whalesRoutes } from './whales/whales.routes';
+import { yieldsRoutes } from './yields/yields.routes';
 import { chartLayoutsRoutes } from './chart-layouts/chart-layouts.routes';
+import { billingDepsOf, billingRoutes, billingWebhookRoutes } from './billing/billing.routes';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -41,10 +48,14 @@ export interface AppDeps {
   logger: Logger;
   /** "Now" for token expiries and the like (default: the system clock). */
   clock?: Clock;
+  /** What each user's plan allows (issue 19): built once at start (main.ts); default: from the configuration. */
+  entitlements?: Entitlements;
 }
 
 /** The Express app, without listening: tests drive it with supertest, main.ts serves it. */
-export function createApp(deps: AppDeps): Express {
+export function createApp(appDeps: AppDeps): Express {
+  // ONE Entitlements for every route of the app (limit checks, billing screens).
+  const deps = { ...appDeps, entitlements: appDeps.entitlements ?? entitlementsFromConfig(appDeps.config) };
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -75,6 +86,9 @@ export function createApp(deps: AppDeps): Express {
     adminQueuesRoutes({ queues: deps.queues, token: config.ADMIN_QUEUES_TOKEN, publicUrl: config.PUBLIC_URL, bodyLimit: config.BODY_LIMIT }),
   );
   app.use(helmet());
+  // Billing: one Stripe client and entitlements for the app; Stripe's webhook reads its raw body (signature), so before express.json.
+  const billing = billingDepsOf(deps);
+  app.use('/api', billingWebhookRoutes(deps, billing));
   app.use(express.json({ limit: config.BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT }));
   // Input no route can use (bad escapes, NUL) is a 400 naming where it is, before any route runs.
@@ -95,14 +109,20 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', newsRoutes(deps));
   app.use('/api', insidersRoutes(deps));
   app.use('/api', whalesRoutes(deps));
+  app.use('/api', yieldsRoutes(deps));
+  app.use('/api', predictionsRoutes(deps));
+  app.use('/api', lockupsRoutes(deps));
+  app.use('/api', chatRoutes(deps));
   app.use('/api', contactRoutes(deps));
   app.use('/api', alertsRoutes(deps));
   app.use('/api', watchlistsRoutes(deps));
   app.use('/api', chartLayoutsRoutes(deps));
+  app.use('/api', billingRoutes(deps, billing));
   app.use('/api', notFoundHandler);
 
   if (config.WEB_DIST_DIR) serveWeb(app, path.resolve(config.WEB_DIST_DIR));
   app.use(notFoundHandler);
+  app.use(entitlementErrors);
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,5 +1,6 @@
 import { createDataSource } from '@tickerbell/entities';
 import { loadConfigOrExit, JobQueues, createLogger, createProducerConnection, logConnectionErrors } from '@tickerbell/jobs';
+import { entitlementsFromConfig } from '@tickerbell/jobs/billing';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 
@@ -11,7 +12,9 @@ async function main(): Promise<void> {
   const redis = createProducerConnection(config.REDIS_URL);
   logConnectionErrors(redis, logger, 'api');
   const queues = new JobQueues(redis, config.QUEUE_PREFIX);
-  const app = createApp({ config, dataSource, redis, queues, logger });
+  // What each user's plan allows: built once from the billing variables, shared by every route.
+  const entitlements = entitlementsFromConfig(config);
+  const app = createApp({ config, dataSource, redis, queues, logger, entitlements });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, host: config.HOST }, 'api listening');
   });

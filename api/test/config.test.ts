@@ -12,14 +12,14 @@ describe('api configuration', () => {
 
   it('names each bad variable', () => {
     try {
-      loadApiConfig({ ...base, PORT: '70000', ADMIN_QUEUES_TOKEN: 'short', BODY_LIMIT: 'lots', COT_LOOKBACK: '30', PRICES_TIMEOUT_MS: '1', ALERTS_PLAN_LIMITS: 'pro=5' });
+      loadApiConfig({ ...base, PORT: '70000', ADMIN_QUEUES_TOKEN: 'short', BODY_LIMIT: 'lots', COT_LOOKBACK: '30', PRICES_TIMEOUT_MS: '1', BILLING_SELF_HOSTED_LIMITS: 'watchlists=lots' });
       throw new Error('expected a ConfigError');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       // The api's own variables and every domain's, in one message.
       expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual([
         'ADMIN_QUEUES_TOKEN',
-        'ALERTS_PLAN_LIMITS',
+        'BILLING_SELF_HOSTED_LIMITS',
         'BODY_LIMIT',
         'COT_LOOKBACK',
         'PORT',
@@ -48,11 +48,13 @@ describe('api configuration', () => {
     expect(result.stderr).toMatch(/PORT: /);
   });
 
-  it('the api process exits 1 at start on one bad domain variable (COT, prices), naming it', () => {
+  it('the api process exits 1 at start on one bad domain variable (COT, prices, billing), naming it', () => {
     // Unreachable database and Redis: only a check made before connecting can produce this exit.
     for (const [variable, value, message] of [
       ['COT_LOOKBACK', '30', /COT_LOOKBACK: one of 26, 52, 156/],
       ['PRICES_SOURCE', 'invented', /PRICES_SOURCE: /],
+      // Billing: a Stripe secret key without the webhook secret (or the reverse) stops the api.
+      ['STRIPE_SECRET_KEY', 'sk_test_only_one', /STRIPE_WEBHOOK_SECRET: set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/],
     ] as const) {
       const result = startApi({ [variable]: value });
       expect(result.status).toBe(1);

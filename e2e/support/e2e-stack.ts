@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import { JobQueues, createProducerConnection, createWorkerConnection, fixedClock, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
+import { z } from 'zod';
+import { JobQueues, createProducerConnection, createWorkerConnection, fixedClock, loadProcessConfig, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
 import { closeAlertIndexes } from '@tickerbell/jobs/alerts';
 import { createMailer, type Mailer } from '@tickerbell/jobs/mail';
 import { BUNDLED_EXCHANGE_CALENDARS_PATH, importExchangeCalendarFile, readExchangeCalendarFile } from '@tickerbell/jobs/market-hours';
@@ -26,6 +27,10 @@ export interface E2eStackOptions {
   extraQueueNames?: QueueName[];
   /** Repeatable schedules the workers register (default none). */
   schedules?: ScheduleDefinition[];
+  /** Domain variables of the workers (e.g. a smaller replay), on top of the defaults. */
+  workersEnv?: Record<string, string>;
+  /** Variables of the api on top of the stack's (e.g. STRIPE_* for the billing journey). */
+  apiEnv?: Record<string, string>;
 }
 
 /**
@@ -77,6 +82,7 @@ export class E2eStack {
       RATE_LIMIT_SIGNIN_MAX: '1000',
       RATE_LIMIT_SIGNUP_MAX: '1000',
       RATE_LIMIT_RESET_MAX: '1000',
+      ...this.options.apiEnv,
     });
     const app = createApp({ config, dataSource: this.db.dataSource, redis: this.redis, queues: this.queues, logger });
     this.server.on('request', app);
@@ -89,6 +95,7 @@ export class E2eStack {
       logger,
       clock: this.clock,
       mailer: this.mailer,
+      ...(this.options.workersEnv ? { domains: loadProcessConfig(z.object({}), this.options.workersEnv, 'e2e workers').domains } : {}),
       queueNames: ['mail', 'market-hours', 'notifications', ...(this.options.extraQueueNames ?? [])],
       // No repeatable schedules unless asked: the test fires the market clock itself, at the clock it sets.
       schedules: this.options.schedules ?? [],

@@ -1,7 +1,18 @@
 import { Account, ActivityLog, Invitation, Session, Team, TeamMember, User, UserPreferences, VerificationToken } from './accounts';
 import { Alert, AlertLog } from './alerts';
 import { Price, Product, Subscription, SubscriptionEvent } from './billing';
-import { ChatMessage, ChatNotification, ChatRoom, ChatRoomMember, MessageReaction, UserChatPreferences } from './chat';
+import {
+  ChatBlock,
+  ChatMessage,
+  ChatModerationAction,
+  ChatNotification,
+  ChatReport,
+  ChatRoom,
+  ChatRoomMember,
+  ChatThreadFollow,
+  MessageReaction,
+  UserChatPreferences,
+} from './chat';
 import { CotAnalytics, CotFollow, CotInstrument, CotPosition, CotReport } from './cot';
 import { Exchange, ExchangeCalendarDay, ExchangeFollow } from './market-hours';
 import {
@@ -14,11 +25,11 @@ import {
   InsiderTradingInsider,
   InsiderTradingTransaction,
 } from './insiders';
-import { LockupEvent } from './lockups';
+import { LockupEvent, LockupFollow, LockupNotice } from './lockups';
 import { ChartLayout, Market, PriceBar, Watchlist, WatchlistItem } from './markets';
 import { NewsItem, NewsItemMarket } from './news';
-import { Notification, PushSubscription } from './notifications';
-import { MispricingAlert, PredictionMarket, PredictionPerformance, UserPrediction } from './predictions';
+import { Notification, PushSubscription, TelegramLink, TelegramLinkCode } from './notifications';
+import { MispricingAlert, PredictionFollow, PredictionMarket, PredictionMarketSnapshot, PredictionPerformance, PredictionQuestionScore, UserPrediction } from './predictions';
 import { ContactMessage } from './contact';
 import { ProcessedEvent, SeedHistory, SourceHealth } from './system';
 import { UserWatchlist, WhaleAddress, WhaleAlert, WhaleBlock, WhaleNetflow, WhaleScanState, WhaleToken, WhaleTransaction } from './whales';
@@ -55,6 +66,9 @@ export const ENTITIES: Function[] = [
   UserPrediction,
   MispricingAlert,
   PredictionPerformance,
+  PredictionMarketSnapshot,
+  PredictionFollow,
+  PredictionQuestionScore,
   // cot
   CotInstrument,
   CotReport,
@@ -68,6 +82,10 @@ export const ENTITIES: Function[] = [
   ChatRoomMember,
   ChatNotification,
   UserChatPreferences,
+  ChatThreadFollow,
+  ChatReport,
+  ChatModerationAction,
+  ChatBlock,
   // whales
   WhaleAddress,
   UserWatchlist,
@@ -79,6 +97,8 @@ export const ENTITIES: Function[] = [
   WhaleNetflow,
   // lockups
   LockupEvent,
+  LockupFollow,
+  LockupNotice,
   // insiders
   InsiderTradingCompany,
   InsiderTradingInsider,
@@ -96,6 +116,8 @@ export const ENTITIES: Function[] = [
   // notifications
   Notification,
   PushSubscription,
+  TelegramLink,
+  TelegramLinkCode,
   // exchanges
   Exchange,
   ExchangeCalendarDay,

@@ -208,10 +208,10 @@ describe('schema behaviour', () => {
   describe('exact numbers', () => {
     it('round-trip probabilities, wei amounts and bigint ids as exact strings', async () => {
       const user = await createUser();
-      const market = await ds.getRepository(PredictionMarket).save({ polymarketId: `pm-${++seq}`, question: 'Q?' });
+      const market = await ds.getRepository(PredictionMarket).save({ polymarketId: `pm-${++seq}`, question: 'Q?', slug: 'q', contentHash: 'h', dataSource: 'import', syncedAt: new Date() });
       const prediction = await ds
         .getRepository(UserPrediction)
-        .save({ userId: user.id, marketId: market.id, userPrediction: '0.6150', marketPrice: '0.0001' });
+        .save({ userId: user.id, marketId: market.id, userPrediction: '0.6150', marketPrice: '0.0001', inputForm: 'probability', inputText: '0.615', dateMade: new Date() });
       expect(await ds.getRepository(UserPrediction).findOneByOrFail({ id: prediction.id })).toMatchObject({
         userPrediction: '0.6150',
         marketPrice: '0.0001',

@@ -151,7 +151,10 @@ const EXPECTED_COLUMNS: Record<string, Record<string, string>> = {
     metadata: 'jsonb',
   },
   subscription_events: {
-    subscription_id: 'integer' + NN,
+    // The spec says required; billing (issue 19) stores every Stripe event as received, before it
+    // is processed, unique on Stripe's event id: the subscription is known only once it is
+    // processed, and product and price events have none (docs/billing.md).
+    subscription_id: 'integer',
     event_type: VC(100) + NN,
     event_data: 'jsonb',
   },
@@ -393,17 +396,20 @@ const EXPECTED_COLUMNS: Record<string, Record<string, string>> = {
   },
   // --- IPO lockups and insider trading
   lockup_events: {
-    ticker: VC(20) + NN,
+    // Null only while an event needs review (docs/lockups.md): the symbol or the date was not read,
+    // and no date is ever guessed (a CHECK keeps the date for every other status).
+    ticker: VC(20),
     company_name: VC(200) + NN,
     ipo_date: 'date' + NN,
-    lockup_expiration_date: 'date' + NN,
-    shares_locked_up: 'bigint',
-    total_shares_outstanding: 'bigint',
+    lockup_expiration_date: 'date',
+    shares_locked_up: 'numeric(20,0)',
+    total_shares_outstanding: 'numeric(20,0)',
     current_price: 'numeric(30,10)',
     market_cap: 'numeric(24,2)',
     vc_backed: 'boolean' + NN,
     industry: VC(100),
-    risk_score: 'numeric(12,4)' + NN,
+    // 0..100 with one decimal, the sum of the stored factors.
+    risk_score: 'numeric(5,1)' + NN,
   },
   insider_trading_companies: {
     // The spec says unique, not required: funds and private issuers file Form 4s without a symbol.
@@ -764,7 +770,7 @@ describe('schema built by the migrations', () => {
     });
 
     it('rejects a duplicate polymarket id', async () => {
-      const insert = () => sql(`INSERT INTO prediction_markets (polymarket_id, question) VALUES ('pm-1', 'Will it rain?')`);
+      const insert = () => sql(`INSERT INTO prediction_markets (polymarket_id, question, slug, content_hash, data_source, synced_at) VALUES ('pm-1', 'Will it rain?', 'will-it-rain', 'h', 'import', now())`);
       await insert();
       await expectUniqueViolation(insert(), 'uq_prediction_markets_polymarket_id');
     });
@@ -824,16 +830,16 @@ describe('schema built by the migrations', () => {
     it('stores prediction probabilities with scale 4 and rejects values of 10 or more', async () => {
       const [{ id: userId }] = await sql(`INSERT INTO users (email) VALUES ('predictor@example.com') RETURNING id`);
       const [{ id: marketId }] = await sql(
-        `INSERT INTO prediction_markets (polymarket_id, question) VALUES ('pm-scale', 'Q?') RETURNING id`,
+        `INSERT INTO prediction_markets (polymarket_id, question, slug, content_hash, data_source, synced_at) VALUES ('pm-scale', 'Q?', 'q', 'h', 'import', now()) RETURNING id`,
       );
       const [row] = await sql(
-        `INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price)
-         VALUES ($1, $2, 0.61235, 0.5) RETURNING user_prediction, market_price`,
+        `INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price, input_form, input_text, date_made)
+         VALUES ($1, $2, 0.61235, 0.5, 'probability', '0.61235', now()) RETURNING user_prediction, market_price`,
         [userId, marketId],
       );
       expect(row).toEqual({ user_prediction: '0.6124', market_price: '0.5000' });
       await expect(
-        sql(`INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price) VALUES ($1, $2, 10, 0.5)`, [
+        sql(`INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price, input_form, input_text, date_made) VALUES ($1, $2, 10, 0.5, 'probability', '10', now())`, [
           userId,
           marketId,
         ]),

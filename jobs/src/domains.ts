@@ -8,6 +8,11 @@ import { marketHoursDomain } from './market-hours/market-hours.domain';
 import { createNewsDomain } from './news/news.domain';
 import { insidersDomain } from './insiders/insiders.domain';
 import { whalesDomain } from './whales/whales.domain';
+import { predictionsDomain } from './predictions/predictions.domain';
+import { yieldsDomain } from './yields/yields.domain';
+import { lockupsDomain } from './lockups/lockups.domain';
+import { chatDomain } from './chat/chat.domain';
+import { billingDomain } from './billing/billing.domain';
 import { ETH_PRICE_SYMBOL } from './whales/whales-pricing';
 import { notificationsDomain } from './notifications/notifications.domain';
 import { createPricesDomain } from './prices/prices.domain';
@@ -30,7 +35,7 @@ const newsDomain = createNewsDomain({ linked: [alertsNewsConsumer] });
  * and the shutdown list are assembled from this list: a new domain is one line here (and its jobs
  * in registry.ts, its queue in queues.ts).
  */
-export const DOMAINS = [housekeepingDomain, mailDomain, notificationsDomain, marketHoursDomain, pricesDomain, alertsDomain, cotDomain, newsDomain, insidersDomain, whalesDomain] as const;
+export const DOMAINS = [housekeepingDomain, mailDomain, notificationsDomain, marketHoursDomain, pricesDomain, alertsDomain, cotDomain, newsDomain, insidersDomain, whalesDomain, predictionsDomain, yieldsDomain, lockupsDomain, chatDomain, billingDomain] as const;
 
 type AnyDomain = (typeof DOMAINS)[number];
 type ConfigOf<D> = D extends Domain<infer C, string> ? C : never;

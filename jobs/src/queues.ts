@@ -34,6 +34,25 @@ export const QUEUES = {
     // One scanner per chain holds a Redis lock; a second slot lets a follow-up batch wait on it rather than on the queue.
     concurrency: 2,
   },
+  predictions: {
+    description: 'Prediction markets: Polymarket sync and price snapshots, forecast resolution and scoring, mispricing detection',
+    concurrency: 2,
+  },
+  yields: {
+    description: 'Liquidity-pool yields: hourly DefiLlama and Uniswap v3 subgraph snapshots, yield alert evaluation, retention',
+    // An ingest (a minute at most) and an evaluation or prune beside it.
+    concurrency: 2,
+  },
+  lockups: {
+    description: 'IPO lock-up expirations: prospectus discovery and parsing, daily prices, scores and early-release triggers, notices to followers',
+    // Daily jobs; prospectus fetches wait on the SEC budget shared in Redis.
+    concurrency: 2,
+  },
+  billing: {
+    description: 'Billing: Stripe webhook events processed (subscription re-fetched), seat syncs, daily resync, catalog sync',
+    // Events of one subscription are serialised by a lock in the database, not by the queue.
+    concurrency: 4,
+  },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof QUEUES;

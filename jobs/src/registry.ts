@@ -9,6 +9,10 @@ import { alertsJobs } from './alerts/alerts.jobs';
 import { newsJobs } from './news/news.jobs';
 import { insidersJobs } from './insiders/insiders.jobs';
 import { whalesJobs } from './whales/whales.jobs';
+import { predictionsJobs } from './predictions/predictions.jobs';
+import { yieldsJobs } from './yields/yields.jobs';
+import { lockupsJobs } from './lockups/lockups.jobs';
+import { billingJobs } from './billing/billing.jobs';
 
 /**
  * Every job of the system: the contract between producers (api, CLI, schedules, other jobs)
@@ -25,6 +29,10 @@ export const JOBS = {
   ...newsJobs,
   ...insidersJobs,
   ...whalesJobs,
+  ...predictionsJobs,
+  ...yieldsJobs,
+  ...lockupsJobs,
+  ...billingJobs,
 };
 
 export type JobName = keyof typeof JOBS;

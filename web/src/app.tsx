@@ -27,6 +27,24 @@ const WhalesFeedPage = lazyComponent(() => import('./whales/whales-pages').then(
 const WhalesWatchlistPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesWatchlistPage));
 const WhalesExchangesPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesExchangesPage));
 const WhalesAddressPage = lazyComponent(() => import('./whales/whales-pages').then((m) => m.WhalesAddressPage));
+const ResearchYieldsPage = lazyComponent(() => import('./yields/research-yields-page').then((m) => m.ResearchYieldsPage));
+const ResearchPredictionsPage = lazyComponent(() => import('./predictions/research-predictions-page').then((m) => m.ResearchPredictionsPage));
+// The yields dashboard screens share one chunk (yields/yields-pages).
+const YieldsPoolsPage = lazyComponent(() => import('./yields/yields-pages').then((m) => m.YieldsPoolsPage));
+const YieldsPoolPage = lazyComponent(() => import('./yields/yields-pages').then((m) => m.YieldsPoolPage));
+const YieldsAlertsPage = lazyComponent(() => import('./yields/yields-pages').then((m) => m.YieldsAlertsPage));
+// The predictions dashboard screens share one chunk (predictions/predictions-pages).
+const PredictionsMarketsPage = lazyComponent(() => import('./predictions/predictions-pages').then((m) => m.PredictionsMarketsPage));
+const PredictionsMarketPage = lazyComponent(() => import('./predictions/predictions-pages').then((m) => m.PredictionsMarketPage));
+const PredictionsPerformancePage = lazyComponent(() => import('./predictions/predictions-pages').then((m) => m.PredictionsPerformancePage));
+const PredictionsMispricingPage = lazyComponent(() => import('./predictions/predictions-pages').then((m) => m.PredictionsMispricingPage));
+const ResearchLockupsPage = lazyComponent(() => import('./lockups/research-lockups-page').then((m) => m.ResearchLockupsPage));
+// The lockups dashboard screens share one chunk (lockups/lockups-pages).
+const LockupsCalendarPage = lazyComponent(() => import('./lockups/lockups-pages').then((m) => m.LockupsCalendarPage));
+const LockupEventPage = lazyComponent(() => import('./lockups/lockups-pages').then((m) => m.LockupEventPage));
+// The chat screens share one chunk (chat/chat-pages).
+const ChatPage = lazyComponent(() => import('./chat/chat-pages').then((m) => m.ChatPage));
+const ChatMentionsPage = lazyComponent(() => import('./chat/chat-pages').then((m) => m.ChatMentionsPage));
 const AboutPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.AboutPage));
 const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.TeamPage));
 const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
@@ -48,6 +66,7 @@ const OverviewPage = lazyComponent(() => import('./dashboard/overview-page').the
 const ExchangesPage = lazyComponent(() => import('./market-hours/exchanges-page').then((m) => m.ExchangesPage));
 const ActivityPage = lazyComponent(() => import('./notifications/activity-page').then((m) => m.ActivityPage));
 const SettingsPage = lazyComponent(() => import('./accounts/settings-page').then((m) => m.SettingsPage));
+const BillingSettingsPage = lazyComponent(() => import('./billing/billing-settings-page').then((m) => m.BillingSettingsPage));
 const DemoPage = lazyComponent(() => import('./dashboard/demo-page').then((m) => m.DemoPage));
 const AlertsPage = lazyComponent(() => import('./alerts/alerts-page').then((m) => m.AlertsPage));
 const WatchlistsPage = lazyComponent(() => import('./watchlists/watchlists-page').then((m) => m.WatchlistsPage));
@@ -74,6 +93,9 @@ export const routes: RouteObject[] = [
               { path: 'research/cot/:code', element: <CotInstrumentPage variant="public" /> },
               { path: 'research/insiders', element: <ResearchInsidersPage /> },
               { path: 'research/whales', element: <ResearchWhalesPage /> },
+              { path: 'research/yields', element: <ResearchYieldsPage /> },
+              { path: 'research/predictions', element: <ResearchPredictionsPage /> },
+              { path: 'research/lockups', element: <ResearchLockupsPage /> },
               { path: 'about', element: <AboutPage /> },
               { path: 'team', element: <TeamPage /> },
               { path: 'guides', element: <GuidesPage /> },
@@ -110,10 +132,23 @@ export const routes: RouteObject[] = [
                   { path: 'whales/watchlist', element: <WhalesWatchlistPage /> },
                   { path: 'whales/exchanges', element: <WhalesExchangesPage /> },
                   { path: 'whales/addresses/:address', element: <WhalesAddressPage /> },
+                  { path: 'yields', element: <YieldsPoolsPage /> },
+                  { path: 'yields/pools/:poolId', element: <YieldsPoolPage /> },
+                  { path: 'yields/alerts', element: <YieldsAlertsPage /> },
+                  { path: 'predictions', element: <PredictionsMarketsPage /> },
+                  { path: 'predictions/markets/:id', element: <PredictionsMarketPage /> },
+                  { path: 'predictions/performance', element: <PredictionsPerformancePage /> },
+                  { path: 'predictions/mispricing', element: <PredictionsMispricingPage /> },
+                  { path: 'lockups', element: <LockupsCalendarPage /> },
+                  { path: 'lockups/:eventId', element: <LockupEventPage /> },
+                  { path: 'chat', element: <ChatPage /> },
+                  { path: 'chat/mentions', element: <ChatMentionsPage /> },
+                  { path: 'chat/:roomId', element: <ChatPage /> },
                   { path: 'watchlists', element: <WatchlistsPage /> },
                   { path: 'charts/:symbol?', element: <ChartsPage /> },
                   { path: 'activity', element: <ActivityPage /> },
                   { path: 'settings', element: <SettingsPage /> },
+                  { path: 'settings/billing', element: <BillingSettingsPage /> },
                 ],
               },
               { path: '*', element: <NotFoundPage /> },

@@ -103,6 +103,11 @@ export function accountsFake(teamRole = 'owner'): AccountsFake {
         return { status: 200, body: preferencesBody() };
       case 'PUT /api/user/preferences':
         return { status: 200, body: preferencesBody(call.body as Record<string, boolean>) };
+      // The settings screen's channel notes and Telegram panel: a server with SMTP and without a bot.
+      case 'GET /api/notifications/channels':
+        return { status: 200, body: { email: { configured: true }, telegram: { configured: false } } };
+      case 'GET /api/notifications/telegram':
+        return { status: 200, body: { configured: false, botUsername: null, linked: false, chatUsername: null, linkedAt: null } };
       case 'GET /api/teams':
         return { status: 200, body: { teams: [{ id: 1, name: 'Desk A', role: fake.teamRole, planName: null, subscriptionStatus: null }] } };
       case 'POST /api/teams':

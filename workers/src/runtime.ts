@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { InvalidJobError, JOBS, QUEUES, QUEUE_NAMES, SCHEDULES, defaultDomainConfigs, isJobName, parseJobPayload, recordJob, repeatingErrorLog, startDomains, systemClock, type Clock, type DomainConfigs, type JobHandler, type JobQueues, type Logger, type QueueDefinition, type QueueName, type ScheduleDefinition } from '@tickerbell/jobs';
@@ -69,7 +69,7 @@ export function createProcessor(
       recordJob({ ...labels, outcome: 'completed' }, seconds());
       return result;
     } catch (error) {
-      recordJob({ ...labels, outcome: 'failed' }, seconds());
+      recordJob({ ...labels, outcome: error instanceof DelayedError ? 'delayed' : 'failed' }, seconds());
       throw error;
     }
   };

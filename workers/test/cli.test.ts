@@ -4,6 +4,7 @@ import { JobQueues } from '@tickerbell/jobs';
 import { MARKET_SEED } from '@tickerbell/jobs/seeds';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { runCli } from '../src/cli/main';
+import { runCliCaptured } from './cli-capture';
 
 describe('operator CLI', () => {
   let db: TestDatabase;
@@ -23,15 +24,7 @@ describe('operator CLI', () => {
     await deleteKeysWithPrefix(testRedisUrl(), prefix);
   });
 
-  async function cli(args: string[], databaseUrl = db.url) {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix }, {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-    });
-    return { code, out, err };
-  }
+  const cli = (args: string[], databaseUrl = db.url) => runCliCaptured(args, databaseUrl, prefix);
 
   it('migrate applies every migration to an empty database, then reports it is up to date', async () => {
     const first = await cli(['migrate'], empty.url);

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type passport from 'passport';
 import type { DataSource } from 'typeorm';
 import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import type { ApiConfig } from '../config';
 import type { Csrf } from './csrf';
 import type { AccountsRateLimiters } from './rate-limit';
@@ -21,6 +22,8 @@ export interface AccountsContext {
   queues: JobQueues;
   logger: Logger;
   clock: Clock;
+  /** Seats of a team's plan (accepting an invitation). */
+  entitlements: Entitlements;
   passport: passport.Authenticator;
   csrf: Csrf;
   limiters: AccountsRateLimiters;

@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import type { ApiConfig } from '../config';
 import { activityRoutes } from './activity.routes';
 import { publicLink, type AccountsContext } from './accounts.context';
@@ -30,12 +31,12 @@ export interface Accounts {
   routes: Router;
 }
 
-export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource; redis: Redis; queues: JobQueues; logger: Logger; clock?: Clock }): Accounts {
+export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource; redis: Redis; queues: JobQueues; logger: Logger; clock?: Clock; entitlements: Entitlements }): Accounts {
   const { config, dataSource, logger } = deps;
   if (!config.SESSION_SECRET) logger.warn('SESSION_SECRET is not set: using the development secret (never do this in production)');
 
   const PgStore = connectPgSimple(session);
-  const store = new PgStore({
+  const store = throttledTouch(new PgStore({
     // TypeORM's own pg pool: no second pool to size and close.
     pool: (dataSource.driver as unknown as { master: Pool }).master,
     tableName: 'sessions',
@@ -43,7 +44,7 @@ export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource
     // housekeeping.purge-expired deletes expired sessions cluster-wide.
     pruneSessionInterval: false,
     errorLog: (...args: unknown[]) => logger.error({ err: String(args[args.length - 1]) }, 'session store error'),
-  });
+  }));
 
   const passport = createPassport({ config, dataSource });
   const csrf = createCsrf();
@@ -53,6 +54,7 @@ export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource
     queues: deps.queues,
     logger,
     clock: deps.clock ?? systemClock,
+    entitlements: deps.entitlements,
     passport,
     csrf,
     limiters: createRateLimiters(deps.redis, {
@@ -89,6 +91,43 @@ export function createAccounts(deps: { config: ApiConfig; dataSource: DataSource
     csrf: csrf.protectSession((req) => req.path === '/api/auth/_log' || req.path === '/api/contact'),
     routes,
   };
+}
+
+/** How often one api process pushes back a session's expiry in the database (see throttledTouch). */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+/** Sessions whose last touch one process remembers (the oldest are forgotten first). */
+const SESSION_TOUCH_MEMORY = 50_000;
+
+/**
+ * Rolling sessions without a database write per request: express-session touches the store on
+ * every request (`rolling`), and connect-pg-simple's touch is an UPDATE of the session row. Here a
+ * process touches a session at most once a SESSION_TOUCH_INTERVAL_MS; the cookie still rolls on
+ * every answer, and the stored expiry trails it by at most that interval (of a 30-day session).
+ * A session row is written as before when its content changes (sign-in, CSRF token, sign-out).
+ */
+export function throttledTouch<S extends session.Store>(store: S): S {
+  const touch = store.touch?.bind(store);
+  const destroy = store.destroy.bind(store);
+  if (!touch) return store;
+  const touchedAt = new Map<string, number>();
+  store.touch = (sid, sess, callback) => {
+    const now = Date.now();
+    const last = touchedAt.get(sid);
+    if (last !== undefined && now - last < SESSION_TOUCH_INTERVAL_MS) {
+      callback?.();
+      return;
+    }
+    // Re-inserted so that the map's order stays oldest touch first.
+    touchedAt.delete(sid);
+    touchedAt.set(sid, now);
+    if (touchedAt.size > SESSION_TOUCH_MEMORY) touchedAt.delete(touchedAt.keys().next().value as string);
+    touch(sid, sess, callback);
+  };
+  store.destroy = (sid, callback) => {
+    touchedAt.delete(sid);
+    destroy(sid, callback);
+  };
+  return store;
 }
 
 /** Client pages that need a session: a signed-out visitor goes to the sign-in page and comes back. */

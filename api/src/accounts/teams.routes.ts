@@ -20,6 +20,7 @@ import {
   siteLink,
   teamActivity,
 } from '@tickerbell/jobs/accounts';
+import { requestSeatSync } from '@tickerbell/jobs/billing';
 import type { AccountsContext } from './accounts.context';
 import { clientIp, enqueueMail } from './accounts.service';
 import { requireUser, sessionUser } from './require-user';
@@ -41,8 +42,22 @@ export const teamActivityQuery = z.object({
  * (jobs/src/accounts/teams.store.ts); its refusals become HTTP errors in accounts.errors.ts.
  */
 export function teamsRoutes(ctx: AccountsContext): Router {
-  const { dataSource, queues, config, clock } = ctx;
+  const { dataSource, queues, config, clock, entitlements, logger } = ctx;
   const router = Router();
+
+  /**
+   * After a member joined or left (committed): the team's subscription quantity follows its member
+   * count through billing's seat sync job (prorated). Billing off: nothing to sync. A Redis failure
+   * is logged, not answered: the membership change is stored, and billing's daily resync catches up.
+   */
+  const seatsChanged = async (teamId: number, members: number): Promise<void> => {
+    if (!entitlements.billingEnabled) return;
+    try {
+      await requestSeatSync(queues, teamId, members, clock.now());
+    } catch (err) {
+      logger.error({ err, teamId }, 'teams: could not request the seat sync');
+    }
+  };
   const ip = (req: Request) => clientIp(req.ip);
   const teamParam = (req: Request) => idParam(req.params.teamId, 'team');
 
@@ -76,7 +91,8 @@ export function teamsRoutes(ctx: AccountsContext): Router {
     const teamId = teamParam(req);
     const targetId = idParam(req.params.userId, 'team member');
     // Anyone may leave; removing someone else takes a manager whose role is not below theirs.
-    await removeMember(dataSource, teamId, sessionUser(req).id, targetId, ip(req));
+    const { members } = await removeMember(dataSource, teamId, sessionUser(req).id, targetId, ip(req));
+    await seatsChanged(teamId, members);
     res.status(204).end();
   });
 
@@ -122,7 +138,14 @@ export function teamsRoutes(ctx: AccountsContext): Router {
   router.post('/invitations/accept', requireUser, async (req, res) => {
     const { token } = acceptInvitationBody.parse(req.body);
     const user = sessionUser(req);
-    res.json(await acceptInvitation(dataSource, { tokenHash: hashAccountToken(token), userId: user.id, userEmail: user.email, ipAddress: clientIp(req.ip), now: clock.now() }));
+    // A seat of the team's plan is checked inside the store's transaction (403 plan_limit when none is left).
+    const { joined, members, ...accepted } = await acceptInvitation(
+      dataSource,
+      { tokenHash: hashAccountToken(token), userId: user.id, userEmail: user.email, ipAddress: clientIp(req.ip), now: clock.now() },
+      entitlements,
+    );
+    if (joined) await seatsChanged(accepted.teamId, members);
+    res.json(accepted);
   });
 
   router.get('/teams/:teamId/activity', requireUser, async (req, res) => {

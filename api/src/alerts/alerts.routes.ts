@@ -17,25 +17,27 @@ import {
   patchAlertBodySchema,
   updateAlert,
   type AlertErrorCode,
-  type AlertPlanLimits,
   type AlertsServiceDeps,
 } from '@tickerbell/jobs/alerts';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError } from '../http/errors';
 
 export interface AlertsRouteDeps {
-  config: { NODE_ENV: 'development' | 'production' | 'test'; ALERTS_PLAN_LIMITS: AlertPlanLimits };
+  config: { NODE_ENV: 'development' | 'production' | 'test' };
   dataSource: DataSource;
   /** Publishes alert changes to the workers' indexes. */
   redis: Redis;
   queues: JobQueues;
   logger: Logger;
   clock?: Clock;
+  /** Active alerts and webhooks of the user's plan (the app's one Entitlements). */
+  entitlements: Entitlements;
 }
 
-const STATUS: Record<AlertErrorCode, number> = { not_found: 404, validation_failed: 400, plan_limit: 403 };
+const STATUS: Record<AlertErrorCode, number> = { not_found: 404, validation_failed: 400 };
 
-/** Domain refusals as HTTP errors; anything else goes on to the 500 handler. */
+/** Domain refusals as HTTP errors (the entitlements' go through http/entitlement-error.ts); anything else goes on to the 500 handler. */
 async function http<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -56,7 +58,7 @@ export function alertsRoutes(deps: AlertsRouteDeps): Router {
     queues: deps.queues,
     logger: deps.logger,
     clock: deps.clock ?? systemClock,
-    limits: deps.config.ALERTS_PLAN_LIMITS,
+    entitlements: deps.entitlements,
     production: deps.config.NODE_ENV === 'production',
   };
   const router = Router();

@@ -62,6 +62,11 @@ export const OWNED_RESOURCES = [
   'team-invitation',
   'invitation-token',
   'whale-watch',
+  'yield-alert',
+  'prediction-follow',
+  'lockup-follow',
+  'chat-room',
+  'chat-message',
 ] as const;
 export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { systemClock, type Clock, type JobQueues } from '@tickerbell/jobs';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import {
   InsiderQueryError,
   deleteInsiderFollow,
@@ -38,6 +39,8 @@ export interface InsidersRouteDeps {
   /** The follow of a company without filings queues its backfill. */
   queues: JobQueues;
   clock?: Clock;
+  /** Insider follows of the user's plan (`insiderFollows`; the app's one Entitlements). */
+  entitlements: Entitlements;
 }
 
 // ---- schemas (built from @tickerbell/jobs/insiders/shapes) -------------------------------------
@@ -219,7 +222,7 @@ export function insidersRoutes(deps: InsidersRouteDeps): Router {
   router.put('/insiders/follows/:ticker', requireUser, async (req, res) => {
     const key = tickerParam(req);
     const settings: InsiderFollowSettings = insiderFollowBodySchema.parse(req.body ?? {});
-    const change = await upsertInsiderFollow(db, sessionUser(req).id, key, settings);
+    const change = await upsertInsiderFollow(db, sessionUser(req).id, key, settings, { entitlements: deps.entitlements, now: clock.now() });
     if (!change) throw notFound(`No company with ticker or CIK ${key}`);
     if (!change.hasFilings) {
       // Nothing stored for it yet: fetch its recent Form 4s (once per company and day, whoever follows).

@@ -4,6 +4,8 @@ import { notificationChannel, notificationMessageSchema, type ClientNotification
 import { latestPriceSchema, priceUpdatesChannel, type LatestPrice } from '@tickerbell/jobs/prices';
 import { watchlistChangeSchema, watchlistChangesChannel } from '@tickerbell/jobs/watchlists';
 import { whaleTransfersChannel } from '@tickerbell/jobs/whales';
+import { chatEventsChannel, parseChatEvent } from '@tickerbell/jobs/chat';
+import type { ChatStreamEvent } from '@tickerbell/jobs/chat/shapes';
 import type { WhaleTransferView } from '@tickerbell/jobs/whales/shapes';
 
 export interface StreamClient {
@@ -12,6 +14,19 @@ export interface StreamClient {
   sendPrice(price: LatestPrice): void;
   /** A whale transfer just recorded (the live feed: every open stream gets it). */
   sendWhale?(transfer: WhaleTransferView): void;
+  /** A chat event of one of the user's rooms (SSE `chat`). */
+  sendChat?(event: ChatStreamEvent, data: string): void;
+}
+
+/**
+ * The chat relay's needs: the rooms a user is a member of (loaded when their first stream opens,
+ * then kept by the `member` events), and what to do while the user has a stream open (their
+ * presence in those rooms, refreshed every `presenceRefreshMs`).
+ */
+export interface ChatRelayOptions {
+  rooms(userId: number): Promise<number[]>;
+  online?(userId: number, roomIds: number[]): Promise<void>;
+  presenceRefreshMs?: number;
 }
 
 /** The fields a relayed whale transfer must have (the workers publish WhaleTransferView; anything else is ignored). */
@@ -49,7 +64,16 @@ export class NotificationStreamHub {
     private readonly prefix: string,
     private readonly logger: Logger,
     private readonly watchedSymbols: WatchedSymbolsLoader = async () => [],
+    private readonly chat?: ChatRelayOptions,
   ) {}
+
+  /** user -> rooms (users with an open stream here), and room -> those users: a chat event touches only its room's members. */
+  private readonly chatRooms = new Map<number, Set<number>>();
+  private readonly roomMembers = new Map<number, Set<number>>();
+  private readonly chatLoads = new Map<number, Promise<void>>();
+  /** Chat events are handled one after another (a membership change waits for a pending load), in publication order. */
+  private chatChain: Promise<void> = Promise.resolve();
+  private presenceTimer: NodeJS.Timeout | undefined;
 
   /**
    * Resolves once the subscription is active and the user's watched symbols are loaded, so what is
@@ -68,13 +92,87 @@ export class NotificationStreamHub {
       subscriber.on('message', (channel: string, text: string) => this.onMessage(channel, text));
       this.subscriber = subscriber;
       this.ready = subscriber
-        .subscribe(notificationChannel(this.prefix), priceUpdatesChannel(this.prefix), watchlistChangesChannel(this.prefix), whaleTransfersChannel(this.prefix))
+        .subscribe(
+          notificationChannel(this.prefix),
+          priceUpdatesChannel(this.prefix),
+          watchlistChangesChannel(this.prefix),
+          whaleTransfersChannel(this.prefix),
+          chatEventsChannel(this.prefix),
+        )
         .then(() => undefined);
       this.ready.catch(() => undefined);
     }
     await this.ready;
     // Loaded after subscribing: a watchlist change published meanwhile triggers a newer load.
-    await (firstStream ? this.loadWatched(userId) : this.loads.get(userId)?.done);
+    await Promise.all([
+      firstStream ? this.loadWatched(userId) : this.loads.get(userId)?.done,
+      firstStream ? this.loadChatRooms(userId) : this.chatLoads.get(userId),
+    ]);
+    if (firstStream && this.chat?.online) this.markOnline(userId);
+    if (this.chat?.online && !this.presenceTimer) {
+      this.presenceTimer = setInterval(() => {
+        for (const id of this.streams.keys()) this.markOnline(id);
+      }, this.chat.presenceRefreshMs ?? 30_000);
+      this.presenceTimer.unref();
+    }
+  }
+
+  /** Rooms of a user with an open stream here (tests). */
+  chatRoomsOf(userId: number): number[] {
+    return [...(this.chatRooms.get(userId) ?? [])];
+  }
+
+  private markOnline(userId: number): void {
+    const rooms = this.chatRooms.get(userId);
+    if (!rooms?.size || !this.chat?.online) return;
+    this.chat.online(userId, [...rooms]).catch((error: unknown) => {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error), userId }, 'chat presence not refreshed');
+    });
+  }
+
+  private loadChatRooms(userId: number): Promise<void> {
+    if (!this.chat) return Promise.resolve();
+    const done = this.chat.rooms(userId).then(
+      (rooms) => {
+        if (!this.streams.has(userId)) return;
+        for (const roomId of rooms) this.setChatMember(userId, roomId, true);
+      },
+      (error: unknown) => {
+        this.logger.warn({ err: error instanceof Error ? error.message : String(error), userId }, 'notification stream: chat rooms not loaded');
+      },
+    );
+    this.chatLoads.set(userId, done);
+    return done;
+  }
+
+  private setChatMember(userId: number, roomId: number, joined: boolean): void {
+    if (joined && !this.streams.has(userId)) return;
+    let rooms = this.chatRooms.get(userId);
+    let members = this.roomMembers.get(roomId);
+    if (joined) {
+      if (!rooms) this.chatRooms.set(userId, (rooms = new Set()));
+      if (!members) this.roomMembers.set(roomId, (members = new Set()));
+      rooms.add(roomId);
+      members.add(userId);
+    } else {
+      rooms?.delete(roomId);
+      members?.delete(userId);
+      if (members && !members.size) this.roomMembers.delete(roomId);
+    }
+  }
+
+  private async onChat(event: ChatStreamEvent): Promise<void> {
+    if (event.kind === 'member') {
+      await this.chatLoads.get(event.userId);
+      this.setChatMember(event.userId, event.roomId, event.joined);
+    }
+    // A read mark concerns the reader's own tabs only.
+    const users = event.kind === 'read' ? [event.userId] : [...(this.roomMembers.get(event.roomId) ?? [])];
+    if (event.kind === 'member' && !event.joined) users.push(event.userId);
+    if (!users.length) return;
+    // Serialized once for all the room's streams.
+    const data = JSON.stringify(event);
+    for (const userId of users) for (const client of this.streams.get(userId) ?? []) client.sendChat?.(event, data);
   }
 
   detach(userId: number, client: StreamClient): void {
@@ -85,12 +183,17 @@ export class NotificationStreamHub {
       this.setWatched(userId, []);
       this.watched.delete(userId);
       this.loads.delete(userId);
+      for (const roomId of this.chatRooms.get(userId) ?? []) this.setChatMember(userId, roomId, false);
+      this.chatRooms.delete(userId);
+      this.chatLoads.delete(userId);
     }
     this.count--;
     if (this.count === 0 && this.subscriber) {
       this.subscriber.disconnect();
       this.subscriber = undefined;
       this.ready = undefined;
+      clearInterval(this.presenceTimer);
+      this.presenceTimer = undefined;
     }
   }
 
@@ -144,6 +247,12 @@ export class NotificationStreamHub {
         const transfer: unknown = JSON.parse(text);
         if (!isWhaleTransfer(transfer)) throw new Error('not a whale transfer');
         for (const clients of this.streams.values()) for (const client of clients) client.sendWhale?.(transfer);
+      } else if (channel === chatEventsChannel(this.prefix)) {
+        const event = parseChatEvent(text);
+        if (!event) throw new Error('not a chat event');
+        this.chatChain = this.chatChain.then(() => this.onChat(event)).catch((error: unknown) => {
+          this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'notification stream: chat event not relayed');
+        });
       } else if (channel === watchlistChangesChannel(this.prefix)) {
         const { userId } = watchlistChangeSchema.parse(JSON.parse(text));
         if (this.streams.has(userId)) void this.loadWatched(userId);

@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import type { JobQueues, Logger } from '@tickerbell/jobs';
+import type { Clock, JobQueues, Logger } from '@tickerbell/jobs';
 import {
   clearNotifications,
   deletePushSubscription,
@@ -22,7 +22,11 @@ import { productionOutboundUrlProblem } from '@tickerbell/jobs/sources';
 import { loadWatchedSymbols } from '@tickerbell/jobs/watchlists';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
+import { memberRoomIds, refreshPresence } from '@tickerbell/jobs/chat';
+import type { ChatStreamEvent } from '@tickerbell/jobs/chat/shapes';
+import { chatDepsOf } from '../chat/chat.routes';
 import { NotificationStreamHub } from './notification-stream';
+import { telegramRoutes, type TelegramRouteDeps } from './telegram.routes';
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 /** SSE comment line every 25 s: proxies and browsers keep an idle stream open. */
@@ -31,14 +35,17 @@ export const STREAM_HEARTBEAT_MS = 25_000;
 export const STREAM_RESUME_LIMIT = 200;
 
 export interface NotificationsRouteDeps {
-  /** The push settings (VAPID keys and subject, NODE_ENV), validated at start with the rest. */
-  config: PushEnv;
+  /** The push and Telegram settings (VAPID keys and subject, NODE_ENV, the bot), validated at start with the rest. */
+  config: PushEnv & TelegramRouteDeps['config'];
   dataSource: DataSource;
   redis: Redis;
   queues: JobQueues;
   logger: Logger;
   /** Tests shorten it; default STREAM_HEARTBEAT_MS. */
   streamHeartbeatMs?: number;
+  clock?: Clock;
+  /** Telegram linking needs a plan with Telegram (the app's one Entitlements). */
+  entitlements: TelegramRouteDeps['entitlements'];
 }
 
 export const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'a notification id') });
@@ -77,8 +84,34 @@ function checkEndpoint(endpoint: string, production: boolean): void {
   if (problem) throw new HttpError(400, 'validation_failed', 'Invalid input: endpoint', [{ field: 'endpoint', message: problem }]);
 }
 
-function writeEvent(res: Response, notification: ClientNotification): void {
-  res.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`);
+const notificationEvent = (notification: ClientNotification) => `id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`;
+
+/**
+ * One stream's output. Every event of a turn of the event loop goes out in ONE write: when the
+ * process is busy, the Redis messages it reads arrive together (a chat room at 10 messages a
+ * second, price ticks, notifications), and one socket write per stream instead of one per event
+ * is most of what relaying costs (each write is a chunk of its own, a writev). Order is kept; an
+ * idle stream's event leaves at the end of the turn that produced it.
+ */
+class StreamWriter {
+  private chunks: string[] = [];
+  private scheduled = false;
+
+  constructor(private readonly res: Response) {}
+
+  write(text: string): void {
+    this.chunks.push(text);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const text = this.chunks.length === 1 ? this.chunks[0] : this.chunks.join('');
+    this.chunks = [];
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.write(text);
+  };
 }
 
 /**
@@ -88,7 +121,13 @@ function writeEvent(res: Response, notification: ClientNotification): void {
 export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
   const { dataSource } = deps;
   const router = Router();
-  const hub = new NotificationStreamHub(deps.redis, deps.queues.prefix, deps.logger, (userId) => loadWatchedSymbols(dataSource, userId));
+  // Chat: the rooms of a user with an open stream get their events (SSE `chat`), and the user is online there.
+  const chat = chatDepsOf({ ...deps, config: deps.config as Record<string, unknown> });
+  const hub = new NotificationStreamHub(deps.redis, deps.queues.prefix, deps.logger, (userId) => loadWatchedSymbols(dataSource, userId), {
+    rooms: (userId) => memberRoomIds(dataSource, userId, chat().now),
+    online: (userId, roomIds) => refreshPresence(chat(), userId, roomIds),
+    presenceRefreshMs: Math.max(1000, (chat().config.CHAT_PRESENCE_TTL_SECONDS * 1000) / 2),
+  });
   const pushEnv = deps.config;
 
   router.get('/notifications', requireUser, async (req, res) => {
@@ -142,20 +181,23 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
     let lastSent = resumeFrom ?? 0n;
     let replaying = true;
     const pending: ClientNotification[] = [];
+    const out = new StreamWriter(res);
     const send = (notification: ClientNotification) => {
       const id = BigInt(notification.id);
       if (id <= lastSent) return;
       lastSent = id;
-      writeEvent(res, notification);
+      out.write(notificationEvent(notification));
     };
     const client = {
       send: (n: ClientNotification) => (replaying ? pending.push(n) : send(n)),
       // Prices carry no id: they are never replayed, and a resume's Last-Event-ID stays a notification id.
-      sendPrice: (price: LatestPrice) => res.write(`event: price\ndata: ${JSON.stringify(price)}\n\n`),
+      sendPrice: (price: LatestPrice) => out.write(`event: price\ndata: ${JSON.stringify(price)}\n\n`),
       // The whales live feed: like prices, no id and never replayed.
-      sendWhale: (transfer: unknown) => res.write(`event: whale\ndata: ${JSON.stringify(transfer)}\n\n`),
+      sendWhale: (transfer: unknown) => out.write(`event: whale\ndata: ${JSON.stringify(transfer)}\n\n`),
+      // Chat events: no id either (a room's history resumes by message id: GET .../messages?after=).
+      sendChat: (_event: ChatStreamEvent, data: string) => out.write(`event: chat\ndata: ${data}\n\n`),
     };
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), deps.streamHeartbeatMs ?? STREAM_HEARTBEAT_MS);
+    const heartbeat = setInterval(() => out.write(': heartbeat\n\n'), deps.streamHeartbeatMs ?? STREAM_HEARTBEAT_MS);
     let closed = false;
     const close = () => {
       if (closed) return;
@@ -169,7 +211,7 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
       await hub.attach(userId, client);
       // The first bytes go out once the subscription is live: what is published after a client
       // sees them reaches it.
-      res.write('retry: 5000\n\n');
+      out.write('retry: 5000\n\n');
       if (resumeFrom !== null) {
         for (const row of await notificationsAfter(dataSource, userId, String(resumeFrom), STREAM_RESUME_LIMIT)) send(toClientNotification(row));
       }
@@ -208,6 +250,9 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
     if (!deleted) throw notFound('No such push subscription');
     res.status(204).end();
   });
+
+  // The channels this server has, and the user's Telegram link.
+  router.use(telegramRoutes(deps));
 
   return router;
 }

@@ -2,7 +2,8 @@ import express, { Router, type Request } from 'express';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import type { JobQueues, Logger } from '@tickerbell/jobs';
+import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import {
   WATCHLIST_CSV_MAX_BYTES,
   WATCHLIST_ITEMS_MAX,
@@ -23,6 +24,7 @@ import {
   renameWatchlist,
   reorderWatchlist,
   type WatchlistErrorCode,
+  type WatchlistsAccess,
 } from '@tickerbell/jobs/watchlists';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
@@ -33,6 +35,9 @@ export interface WatchlistsRouteDeps {
   redis: Redis;
   queues: JobQueues;
   logger: Logger;
+  clock?: Clock;
+  /** The plan's number of watchlists; read-only accounts add nothing (the app's one Entitlements). */
+  entitlements: Entitlements;
 }
 
 const nameSchema = z.string().trim().min(1).max(WATCHLIST_NAME_MAX);
@@ -86,6 +91,8 @@ function csvFileName(name: string): string {
 export function watchlistsRoutes(deps: WatchlistsRouteDeps): Router {
   const router = Router();
   const db = deps.dataSource;
+  const clock = deps.clock ?? systemClock;
+  const access = (): WatchlistsAccess => ({ entitlements: deps.entitlements, now: clock.now() });
   // Only this route family takes raw CSV; the size limit is the import's, not the app's JSON limit.
   const csvBody = express.text({ type: ['text/csv', 'text/plain'], limit: WATCHLIST_CSV_MAX_BYTES });
 
@@ -106,7 +113,7 @@ export function watchlistsRoutes(deps: WatchlistsRouteDeps): Router {
   router.post('/watchlists', requireUser, async (req, res) => {
     const userId = sessionUser(req).id;
     const { name } = nameBody.parse(req.body);
-    const watchlist = await http(() => createWatchlist(db, userId, name));
+    const watchlist = await http(() => createWatchlist(db, userId, name, access()));
     await changed(userId);
     res.status(201).json(watchlist);
   });
@@ -117,7 +124,7 @@ export function watchlistsRoutes(deps: WatchlistsRouteDeps): Router {
     if (name === undefined) {
       throw new HttpError(400, 'validation_failed', 'Invalid input: name', [{ field: 'name', message: 'name the new watchlist: `name` in the JSON body or `?name=`' }]);
     }
-    const result = await http(() => importWatchlist(db, userId, name, csv));
+    const result = await http(() => importWatchlist(db, userId, name, csv, access()));
     await changed(userId);
     res.status(201).json(result);
   });
@@ -149,7 +156,7 @@ export function watchlistsRoutes(deps: WatchlistsRouteDeps): Router {
     const userId = sessionUser(req).id;
     const id = idParam(req.params.id, 'watchlist');
     const { symbol } = symbolBody.parse(req.body);
-    const result = await http(() => addWatchlistItem(db, userId, id, symbol));
+    const result = await http(() => addWatchlistItem(db, userId, id, symbol, access()));
     await changed(userId);
     res.status(201).json(result);
   });
@@ -176,7 +183,7 @@ export function watchlistsRoutes(deps: WatchlistsRouteDeps): Router {
     const userId = sessionUser(req).id;
     const id = idParam(req.params.id, 'watchlist');
     const { csv } = importInput(req);
-    const result = await http(() => appendWatchlistCsv(db, userId, id, csv));
+    const result = await http(() => appendWatchlistCsv(db, userId, id, csv, access()));
     await changed(userId);
     res.json(result);
   });

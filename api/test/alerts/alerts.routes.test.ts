@@ -5,7 +5,7 @@ import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { ALERTS_NOW, AlertsHarness, createAlert, patchAlert, type AlertsUser } from '../support/alerts-support';
 
 describe('alerts api (real app, PostgreSQL, Redis, signed-in users)', () => {
-  const harness = new AlertsHarness({ ALERTS_PLAN_LIMITS: 'free=1000' });
+  const harness = new AlertsHarness();
   const subscriber = new Redis(testRedisUrl());
   const published: number[][] = [];
   let alice: AlertsUser;

@@ -3,7 +3,7 @@ import { ALERTS_NOW, AlertsHarness, createAlert, patchAlert, type AlertsUser } f
 // News alerts through the api (docs/alerts.md, "News conditions"): created with their condition
 // echoed, and refused bodies that name the field at fault.
 describe('news alerts api (real app, PostgreSQL, Redis, a signed-in user)', () => {
-  const harness = new AlertsHarness({ ALERTS_PLAN_LIMITS: 'free=1000' });
+  const harness = new AlertsHarness();
   let ada: AlertsUser;
 
   async function storedRow(id: number) {

@@ -21,7 +21,7 @@ import { linkIn } from '../support/smtp-capture';
 type Fixture = (owner: SignedIn, ids: (kind: OwnedResource) => Promise<string | number>) => Promise<string | number>;
 
 describe('authorization: every route with an owned id, as another user (real app, PostgreSQL, Redis)', () => {
-  const harness = new AlertsHarness({ TRUST_PROXY: '1', ALERTS_PLAN_LIMITS: 'free=1000' });
+  const harness = new AlertsHarness({ TRUST_PROXY: '1' });
   let server: http.Server;
   let victim: SignedIn;
   let intruder: SignedIn;
@@ -69,6 +69,42 @@ describe('authorization: every route with an owned id, as another user (real app
       return linkIn(mail, `${PUBLIC_URL}/invitations/accept`).searchParams.get('token')!;
     },
     'whale-watch': (owner) => create(owner, '/api/whales/watchlist', { address: '0x28c6c06298d514db089934071355e5743bf21d60', customLabel: 'Mine' }),
+    // An alert on a pool: pools are reference data the ingest writes (a row as it writes it).
+    'yield-alert': async (owner) => {
+      const [pool]: { id: number }[] = await harness.db.dataSource.query(
+        `INSERT INTO yield_pools (pool_id, defillama_pool_id, symbol, token0, token1, token0_symbol, token1_symbol, fee_tier, tvl_usd, apy, last_seen_at)
+         VALUES ('authz-pool', 'authz-pool', 'USDC-WETH', '', '', 'USDC', 'WETH', 500, 1000000, 12.5, now())
+         ON CONFLICT (pool_id) DO UPDATE SET symbol = EXCLUDED.symbol RETURNING id`,
+      );
+      return create(owner, '/api/yields/alerts', { poolId: pool.id, alertType: 'apr', threshold: '12.5' });
+    },
+    // A follow of a market category: the category exists once a market has it (a row as the sync writes it).
+    'prediction-follow': async (owner) => {
+      await harness.db.dataSource.query(
+        `INSERT INTO prediction_markets (polymarket_id, slug, question, category, data_source, content_hash, synced_at)
+         VALUES ('authz-1', 'authz-1', 'Will the authorization test pass?', 'Tests', 'import', 'authz', now()) ON CONFLICT DO NOTHING`,
+      );
+      return create(owner, '/api/predictions/follows', { category: 'Tests' });
+    },
+    // A follow of every lock-up at or above a risk score (no event needed).
+    'lockup-follow': (owner) => create(owner, '/api/lockups/follows', { kind: 'risk', minRiskScore: 50, noticeDays: [7, 1] }),
+    // A private chat room the owner owns (rooms are made by seeds and admins: a row as they write it).
+    'chat-room': async (owner) => {
+      const [room]: { id: number }[] = await harness.db.dataSource.query(
+        `INSERT INTO chat_rooms (name, type, is_private, created_by) VALUES ($1, 'chat', true, $2) RETURNING id`,
+        [`Desk of ${owner.id}`, owner.id],
+      );
+      await harness.db.dataSource.query(`INSERT INTO chat_room_members (room_id, user_id, role) VALUES ($1, $2, 'owner')`, [room.id, owner.id]);
+      return room.id;
+    },
+    // The owner's message in their private room.
+    'chat-message': async (owner, ids) => {
+      const [message]: { id: string }[] = await harness.db.dataSource.query(
+        `INSERT INTO chat_messages (room_id, user_id, message) VALUES ($1, $2, 'Mine: $BTC') RETURNING id::text AS id`,
+        [await ids('chat-room'), owner.id],
+      );
+      return message.id;
+    },
   };
 
   const idsOf = (owner: SignedIn) => {
@@ -143,6 +179,11 @@ describe('authorization: every route with an owned id, as another user (real app
     'team-invitation': 2147483647,
     'invitation-token': 'no-such-invitation-token-0123456789',
     'whale-watch': 2147483647,
+    'yield-alert': 2147483647,
+    'prediction-follow': 2147483647,
+    'lockup-follow': 2147483647,
+    'chat-room': 2147483647,
+    'chat-message': '999999999999',
   };
 
   it.each(variants.map((v) => [v.label, v] as const))('%s: refused, nothing changed', async (_label, { route, foreign }) => {

@@ -256,7 +256,7 @@ function problemOf(res: RawResponse, changed: string[]): string | null {
 }
 
 describe('fuzz: malformed requests to every route (real app, PostgreSQL, Redis)', () => {
-  const harness = new AlertsHarness({ TRUST_PROXY: '1', ALERTS_PLAN_LIMITS: 'free=100000', RATE_LIMIT_LOG_MAX: '100000' });
+  const harness = new AlertsHarness({ TRUST_PROXY: '1', RATE_LIMIT_LOG_MAX: '100000' });
   let server: http.Server;
   const figures: Figures = { requests: 0, byIdentity: { anonymous: 0, user: 0, admin: 0 }, byClass: {}, failures: 0 };
   const allFindings: string[] = [];

@@ -13,7 +13,7 @@ import { cuttableDatabase } from '../support/cuttable-database';
  * no one can own) naming the field, and an unreachable store is a 503 naming it, with Retry-After.
  */
 describe('malformed input and outages (real Express, PostgreSQL and Redis)', () => {
-  const harness = new AlertsHarness({ ALERTS_PLAN_LIMITS: 'free=1000' });
+  const harness = new AlertsHarness();
   let user: AlertsUser;
 
   beforeAll(async () => {

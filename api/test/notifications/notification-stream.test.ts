@@ -9,6 +9,7 @@ import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell
 import { errorHandler } from '../../src/http/errors';
 import { notificationsRoutes } from '../../src/notifications/notifications.routes';
 import { SseClient } from './sse-client';
+import { entitlementsFromConfig } from '@tickerbell/jobs/billing';
 
 const logger = pino({ level: 'silent' });
 
@@ -32,7 +33,7 @@ describe('GET /api/stream: heartbeat and relaying (routes alone, a stand-in sess
       if (id) req.user = { id, name: null, email: `u${id}@example.test`, image: null, role: 'member', isVerified: true };
       next();
     });
-    app.use('/api', notificationsRoutes({ config: readPushEnv({ NODE_ENV: 'test' }), dataSource: db.dataSource, redis, queues, logger, streamHeartbeatMs: 100 }));
+    app.use('/api', notificationsRoutes({ config: readPushEnv({ NODE_ENV: 'test' }), dataSource: db.dataSource, redis, queues, logger, streamHeartbeatMs: 100, entitlements: entitlementsFromConfig({ BILLING_GRACE_DAYS: 7, BILLING_SELF_HOSTED_LIMITS: {} }) }));
     app.use(errorHandler(logger));
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -18,6 +18,8 @@ export const ACTIVITY_ACTIONS = [
   'MARKET_ALERT_PRICE',
   'MARKET_ALERT_VOLATILITY',
   'MARKET_ALERT_NEWS',
+  // Billing: a team's subscription changed (plan, status, seats), written with the change.
+  'UPDATE_SUBSCRIPTION',
 ] as const;
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

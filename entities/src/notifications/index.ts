@@ -1,2 +1,4 @@
 export * from './notification.entity';
 export * from './push-subscription.entity';
+export * from './telegram-link.entity';
+export * from './telegram-link-code.entity';

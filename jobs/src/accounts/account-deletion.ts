@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { publishAlertChanges } from '../alerts/alert-changes';
+import { requestSeatSync } from '../billing/billing-seats';
 import type { JobQueues } from '../runtime/job-queues';
 import type { Logger } from '../runtime/logger';
 import { publishWatchlistChange } from '../watchlists/watchlist-changes';
@@ -15,7 +16,8 @@ export interface AccountDeletionDeps {
 /**
  * DELETE /api/user: deletes the account and everything it owns in one transaction (deleteUser),
  * then tells the processes that keep copies: every worker's alert index drops the user's alerts,
- * and the api's live streams stop carrying their watched symbols. The deletion is committed
+ * and the api's live streams stop carrying their watched symbols; the teams they left get a seat
+ * sync (billing). The deletion is committed
  * whatever happens next, so a Redis failure is logged, not answered: the evaluator re-checks every
  * candidate in the database (the alert is gone, its owner deleted), and indexes rebuild on start.
  * Jobs already queued for the user find nothing to do: each delivery re-reads what it delivers
@@ -28,6 +30,15 @@ export async function deleteAccount(deps: AccountDeletionDeps, userId: number, n
     if (deleted.deletedRows.watchlists) await publishWatchlistChange(deps.queues.redis, deps.queues.prefix, userId);
   } catch (err) {
     deps.logger.error({ err, userId, alertIds: deleted.alertIds }, 'accounts: could not announce the deleted account');
+  }
+  // Shared teams the user left: their subscriptions' quantity follows (billing's seat sync; a team
+  // without a subscription is skipped by the job).
+  for (const { teamId, members } of deleted.leftTeams) {
+    try {
+      await requestSeatSync(deps.queues, teamId, members, now);
+    } catch (err) {
+      deps.logger.error({ err, userId, teamId }, 'accounts: could not request the seat sync of a team the deleted account left');
+    }
   }
   return deleted;
 }

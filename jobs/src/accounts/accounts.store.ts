@@ -194,6 +194,8 @@ export async function recordPwaInstall(dataSource: DataSource, userId: number, i
 export interface DeletedUser {
   alertIds: number[];
   deletedRows: Record<string, number>;
+  /** Shared teams the user left, with the members they keep (their subscriptions' seats follow). */
+  leftTeams: { teamId: number; members: number }[];
 }
 
 /**
@@ -217,16 +219,20 @@ export async function deleteUser(dataSource: DataSource, userId: number, now: Da
         throw new AccountsError('last_owner', 'You are the last owner of a team with other members: make someone else owner first', { teamId: membership.teamId });
       }
     }
+    const leftTeams: DeletedUser['leftTeams'] = [];
     for (const membership of memberships) {
       const count = await manager.getRepository(TeamMember).count({ where: { teamId: membership.teamId } });
       if (count === 1) await manager.query('DELETE FROM teams WHERE id = $1', [membership.teamId]);
-      else await manager.getRepository(TeamMember).delete({ id: membership.id });
+      else {
+        await manager.getRepository(TeamMember).delete({ id: membership.id });
+        leftTeams.push({ teamId: membership.teamId, members: count - 1 });
+      }
     }
     await manager.getRepository(User).update({ id: userId }, { deletedAt: now, googleId: null, verificationToken: null, resetToken: null });
     // Sessions and linked accounts are among them: every device is signed out.
     const deletedRows = await deleteUserOwnedRows(manager, userId);
     await logActivity(manager, { teamId: null, userId, action: 'DELETE_ACCOUNT', ipAddress });
-    return { alertIds: alerts.map((a) => a.id), deletedRows };
+    return { alertIds: alerts.map((a) => a.id), deletedRows, leftTeams };
   });
 }
 

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ActivityLog, Invitation, Team, TeamMember, User, type ActivityAction, type InvitationStatus, type TeamRole } from '@tickerbell/entities';
+import type { Entitlements } from '../billing/entitlements';
 import { AccountsError } from './accounts-error';
 import { logActivity } from './accounts.store';
 import { normalizeEmail } from './account-tokens';
@@ -149,9 +150,12 @@ export async function changeMemberRole(dataSource: DataSource, teamId: number, a
   });
 }
 
-/** A member leaves, or a manager whose role is not below theirs removes them (REMOVE_TEAM_MEMBER logged). */
-export async function removeMember(dataSource: DataSource, teamId: number, actorId: number, targetId: number, ipAddress: string | null): Promise<void> {
-  await dataSource.transaction(async (manager) => {
+/**
+ * A member leaves, or a manager whose role is not below theirs removes them (REMOVE_TEAM_MEMBER
+ * logged). Answers the members left: the caller requests the subscription's seat sync.
+ */
+export async function removeMember(dataSource: DataSource, teamId: number, actorId: number, targetId: number, ipAddress: string | null): Promise<{ members: number }> {
+  return dataSource.transaction(async (manager) => {
     const actor = await membershipOf(manager, teamId, actorId, true);
     const target = await manager.getRepository(TeamMember).findOne({ where: { teamId, userId: targetId } });
     if (!target) throw memberNotFound();
@@ -160,6 +164,8 @@ export async function removeMember(dataSource: DataSource, teamId: number, actor
     if (checkOwnerRemains(target.role, null, owners)) throw lastOwner();
     await manager.getRepository(TeamMember).delete({ id: target.id });
     await logActivity(manager, { teamId, userId: actorId, action: 'REMOVE_TEAM_MEMBER', ipAddress, details: { removedUserId: targetId, left: targetId === actorId } });
+    // The seats now taken, for the caller's seat sync (billing).
+    return { members: await manager.getRepository(TeamMember).count({ where: { teamId } }) };
   });
 }
 
@@ -237,11 +243,15 @@ export async function lookupInvitation(db: Db, tokenHash: string, now: Date): Pr
 /**
  * The signed-in user accepts an invitation sent to their address (ACCEPT_INVITATION logged).
  * A pending one past its time is marked expired (that is kept) and refused: `invitation_expired`.
+ * A new member takes a seat of the team's plan: checked with the team row locked, so two accepts
+ * for the last seat cannot both pass (the entitlements' EntitlementError, nothing written). The
+ * caller requests the subscription's seat sync after the commit (`joined`, `members` after it).
  */
 export async function acceptInvitation(
   dataSource: DataSource,
   input: { tokenHash: string; userId: number; userEmail: string; ipAddress: string | null; now: Date },
-): Promise<{ teamId: number; role: TeamRole }> {
+  entitlements: Entitlements,
+): Promise<{ teamId: number; role: TeamRole; joined: boolean; members: number }> {
   const result = await dataSource.transaction(async (manager) => {
     const invitation = await manager
       .getRepository(Invitation)
@@ -259,6 +269,10 @@ export async function acceptInvitation(
       return { expired: true as const };
     }
     if (invitation.status !== 'pending') throw new AccountsError('invitation_not_pending', `This invitation is ${invitation.status}`);
+    // Member changes of the team are serialised by its row lock (as everywhere in this file).
+    await manager.query('SELECT id FROM teams WHERE id = $1 FOR UPDATE', [invitation.teamId]);
+    const alreadyMember = await manager.getRepository(TeamMember).exists({ where: { teamId: invitation.teamId, userId: input.userId } });
+    if (!alreadyMember) await entitlements.checkSeat(manager, invitation.teamId, input.now);
     await manager
       .createQueryBuilder()
       .insert()
@@ -274,7 +288,8 @@ export async function acceptInvitation(
       ipAddress: input.ipAddress,
       details: { invitationId: invitation.id },
     });
-    return { teamId: invitation.teamId, role: invitation.role };
+    const members = await manager.getRepository(TeamMember).count({ where: { teamId: invitation.teamId } });
+    return { teamId: invitation.teamId, role: invitation.role, joined: !alreadyMember, members };
   });
   // Outside the transaction: the expiry it recorded stays.
   if ('expired' in result) throw new AccountsError('invitation_expired', 'This invitation has expired');

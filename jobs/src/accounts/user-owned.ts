@@ -37,6 +37,8 @@ export const USER_OWNED_COLUMNS: readonly UserOwnedColumn[] = [
   // notifications
   { table: 'notifications', column: 'user_id', deletion: 'delete' },
   { table: 'push_subscriptions', column: 'user_id', deletion: 'delete' },
+  { table: 'telegram_links', column: 'user_id', deletion: 'delete' },
+  { table: 'telegram_link_codes', column: 'user_id', deletion: 'delete' },
   // follows
   { table: 'exchange_follows', column: 'user_id', deletion: 'delete' },
   { table: 'cot_follows', column: 'user_id', deletion: 'delete' },
@@ -53,9 +55,22 @@ export const USER_OWNED_COLUMNS: readonly UserOwnedColumn[] = [
   { table: 'user_chat_preferences', column: 'user_id', deletion: 'delete' },
   { table: 'user_predictions', column: 'user_id', deletion: 'delete' },
   { table: 'prediction_performance', column: 'user_id', deletion: 'delete' },
+  { table: 'prediction_follows', column: 'user_id', deletion: 'delete' },
+  { table: 'prediction_question_scores', column: 'user_id', deletion: 'delete' },
   { table: 'user_watchlists', column: 'user_id', deletion: 'delete' },
   { table: 'whale_alerts', column: 'user_id', deletion: 'delete' },
   { table: 'yield_alerts', column: 'user_id', deletion: 'delete' },
+  { table: 'lockup_follows', column: 'user_id', deletion: 'delete' },
+  { table: 'lockup_notices', column: 'user_id', deletion: 'delete' },
+  // chat (messages, reactions, memberships, chat notifications and preferences above)
+  { table: 'chat_rooms', column: 'created_by', deletion: 'keep: a room belongs to its members; who created it is its history' },
+  { table: 'chat_thread_follows', column: 'user_id', deletion: 'delete' },
+  { table: 'chat_reports', column: 'reporter_id', deletion: 'delete' },
+  { table: 'chat_reports', column: 'resolved_by', deletion: "keep: who resolved a report is the room's moderation history" },
+  { table: 'chat_moderation_actions', column: 'moderator_id', deletion: "keep: the moderation audit log outlives the moderator's account" },
+  { table: 'chat_moderation_actions', column: 'target_user_id', deletion: 'keep: the moderation audit log outlives the sanctioned account' },
+  { table: 'chat_blocks', column: 'blocker_id', deletion: 'delete' },
+  { table: 'chat_blocks', column: 'blocked_id', deletion: 'delete' },
 ];
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;

@@ -314,6 +314,7 @@ export function alertChannels(alert: Pick<LockedAlert, 'name' | 'notify_push' | 
   return {
     push: alert.notify_push ? ALERT_PUSH_OPTIONS : null,
     email: alert.notify_email ? { to: 'all', text: alertEmailText(alert.name, message) } : null,
+    telegram: null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Entitlements } from '../billing/entitlements';
 import { requestBarsBackfill } from '../prices/price-backfill';
 import type { CandleInterval } from '../prices/price-source';
 import type { Clock } from '../runtime/clock';
@@ -18,10 +19,10 @@ import {
   type CreateAlertBody,
   type PatchAlertBody,
 } from './alert-input';
-import { alertPlanLimitMessage, checkAlertPlanLimit, type AlertPlanLimits, type AlertPlanUsage } from './alert-plans';
 import { toCheckedAlert, toClientAlert, toClientAlertLog, type CheckedAlert, type ClientAlert, type ClientAlertLog } from './alert-view';
 import {
   alertBelongsTo,
+  countActiveAlerts,
   deleteAlertRow,
   findAlertMarket,
   insertAlertRow,
@@ -39,10 +40,12 @@ import {
  * What the api does with the signed-in user's alerts: CRUD, firing history and the spec's polling
  * endpoint. Every call is scoped to the user, so another user's alert id is not found. After each
  * committed write the workers' indexes are told (publishAlertChanges), and a technical alert
- * queues its bars. A refusal is an AlertError (nothing written); the api maps its code to a status.
+ * queues its bars. A refusal is an AlertError (nothing written), or the entitlements'
+ * EntitlementError (plan limit of active alerts, webhooks not in the plan, read-only account);
+ * the api maps both to a status.
  */
 
-export type AlertErrorCode = 'not_found' | 'validation_failed' | 'plan_limit';
+export type AlertErrorCode = 'not_found' | 'validation_failed';
 
 export class AlertError extends Error {
   constructor(
@@ -67,7 +70,14 @@ function invalid(issue: AlertInputIssue, message = `Invalid input: ${issue.field
   return new AlertError('validation_failed', message, [issue]);
 }
 
-const planLimitError = (usage: AlertPlanUsage) => new AlertError('plan_limit', alertPlanLimitMessage(usage), usage);
+/**
+ * Inside the write's transaction: one more active alert must fit the plan (`activeAlerts`, counted
+ * under the entitlements' per-user lock, so two concurrent requests at limit - 1 cannot both pass;
+ * alerts past their expiry do not count). Refuses a read-only account too.
+ */
+function checkActiveAlertLimit(deps: AlertsServiceDeps, manager: EntityManager, userId: number, now: Date): Promise<void> {
+  return deps.entitlements.checkLimit(manager, userId, 'activeAlerts', () => countActiveAlerts(manager, userId, now), now);
+}
 
 export interface AlertsServiceDeps {
   dataSource: DataSource;
@@ -76,8 +86,8 @@ export interface AlertsServiceDeps {
   queues: JobQueues;
   logger: Logger;
   clock: Clock;
-  /** Most active alerts per plan (ALERTS_PLAN_LIMITS). */
-  limits: AlertPlanLimits;
+  /** What the user's plan allows: active alerts (`activeAlerts`), webhooks, read-only mode. */
+  entitlements: Entitlements;
   /** Production refuses webhooks to plain http and private addresses. */
   production: boolean;
 }
@@ -161,7 +171,10 @@ export function getAlert(deps: AlertsServiceDeps, userId: number, id: number): P
   return readAlert(deps, userId, id);
 }
 
-/** A new alert (active unless asked otherwise, within the user's plan limit). */
+/**
+ * A new alert (active unless asked otherwise, within the user's plan limit; an inactive one only
+ * needs a writable account). A webhook needs a plan with webhooks.
+ */
 export async function createAlert(deps: AlertsServiceDeps, userId: number, body: CreateAlertBody): Promise<ClientAlert> {
   const now = deps.clock.now();
   const market = await findMarket(deps.dataSource, body.symbol);
@@ -176,10 +189,9 @@ export async function createAlert(deps: AlertsServiceDeps, userId: number, body:
   const isActive = body.isActive ?? true;
 
   const id = await deps.dataSource.transaction(async (manager) => {
-    if (isActive) {
-      const over = await checkAlertPlanLimit(manager, userId, deps.limits, now);
-      if (over) throw planLimitError(over);
-    }
+    if (isActive) await checkActiveAlertLimit(deps, manager, userId, now);
+    else await deps.entitlements.checkWritable(manager, userId, now);
+    if (webhook.url) await deps.entitlements.checkFeature(manager, userId, 'webhooks', now);
     return insertAlertRow(manager, {
       userId,
       marketId: market.id,
@@ -237,10 +249,9 @@ export async function updateAlert(deps: AlertsServiceDeps, userId: number, id: n
     // A new URL keeps the stored secret unless one is sent: the receiver stays configured.
     const webhook = webhookOf(url, body.webhookSecret === undefined ? stored.webhook_secret : body.webhookSecret, body.webhookSecret);
 
-    if (activating) {
-      const over = await checkAlertPlanLimit(manager, userId, deps.limits, now);
-      if (over) throw planLimitError(over);
-    }
+    if (activating) await checkActiveAlertLimit(deps, manager, userId, now);
+    // A new webhook URL needs the feature; one the alert already has keeps working for edits.
+    if (webhook.url && webhook.url !== stored.webhook_url) await deps.entitlements.checkFeature(manager, userId, 'webhooks', now);
 
     await updateAlertRow(manager, userId, id, {
       name: body.name,

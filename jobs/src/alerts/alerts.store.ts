@@ -270,18 +270,7 @@ export async function pickUncheckedFirings(db: AlertsDb, userId: number, now: Da
 }
 
 // ---------------------------------------------------------------------------------------------
-// Plan limits
-
-/** The lower-cased plan names of the user's active or trialing subscriptions, newest first. */
-export async function liveSubscriptionPlans(db: AlertsDb, userId: number): Promise<string[]> {
-  const rows: { plan: string }[] = await db.query(
-    `SELECT lower(plan_name) AS plan FROM subscriptions
-      WHERE user_id = $1 AND status IN ('active', 'trialing') AND plan_name IS NOT NULL
-      ORDER BY updated_at DESC, id DESC`,
-    [userId],
-  );
-  return rows.map((r) => r.plan);
-}
+// Plan limits (the entitlements' activeAlerts: the count is taken under their per-user lock)
 
 /** Active alerts that count against the limit: active and not past their expiry at `now`. */
 export async function countActiveAlerts(db: AlertsDb, userId: number, now: Date): Promise<number> {
@@ -290,12 +279,4 @@ export async function countActiveAlerts(db: AlertsDb, userId: number, now: Date)
     [userId, now],
   );
   return Number(row.count);
-}
-
-/**
- * Serialises a user's count-then-activate steps (create, re-activate) until the transaction ends,
- * so two concurrent requests at limit - 1 cannot both pass the count.
- */
-export async function lockUserAlertPlan(manager: AlertsDb, userId: number): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`alerts-plan:${userId}`]);
 }

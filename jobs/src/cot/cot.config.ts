@@ -12,26 +12,33 @@ const httpUrl = z.string().refine((value) => {
   }
 }, 'must be an http(s) URL');
 
-/** The COT variables (all optional; the defaults talk to the real CFTC). */
-export const cotEnvSchema = z.object({
-  /** live: the CFTC public reporting API and yearly archives; replay: the files in COT_REPLAY_FILES. */
-  COT_SOURCE: z.enum(['live', 'replay']).default('live'),
-  /** Comma-separated paths of recorded TFF files (.txt/.csv/.zip/.json) served in replay mode (default: the bundled 2022 sample). */
-  COT_REPLAY_FILES: z
-    .string()
-    .transform((v) => v.split(',').map((f) => f.trim()).filter(Boolean))
-    .optional(),
-  CFTC_API_URL: httpUrl.default(CFTC_TFF_API_URL),
-  /** The yearly archive URL with `{year}` in it. */
-  CFTC_ARCHIVE_URL: httpUrl.default(CFTC_TFF_ARCHIVE_URL),
-  CFTC_USER_AGENT: z.string().min(3).default(DEFAULT_CFTC_USER_AGENT),
-  CFTC_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300000).default(30000),
-  /** The lookback (reports) of the stored analytics. */
-  COT_LOOKBACK: z.coerce
-    .number()
-    .refine((n) => (COT_LOOKBACKS as readonly number[]).includes(n), `one of ${COT_LOOKBACKS.join(', ')}`)
-    .default(DEFAULT_COT_LOOKBACK),
-});
+/** The COT variables (all optional; in production the defaults talk to the real CFTC). */
+export const cotEnvSchema = z
+  .object({
+    NODE_ENV: z.string().optional(),
+    /**
+     * live: the CFTC public reporting API and yearly archives; replay: the files in COT_REPLAY_FILES.
+     * Default: live in production, replay otherwise (as news and insiders), so a development system
+     * offline never polls the CFTC on Friday evenings.
+     */
+    COT_SOURCE: z.enum(['live', 'replay']).optional(),
+    /** Comma-separated paths of recorded TFF files (.txt/.csv/.zip/.json) served in replay mode (default: the bundled 2022 sample). */
+    COT_REPLAY_FILES: z
+      .string()
+      .transform((v) => v.split(',').map((f) => f.trim()).filter(Boolean))
+      .optional(),
+    CFTC_API_URL: httpUrl.default(CFTC_TFF_API_URL),
+    /** The yearly archive URL with `{year}` in it. */
+    CFTC_ARCHIVE_URL: httpUrl.default(CFTC_TFF_ARCHIVE_URL),
+    CFTC_USER_AGENT: z.string().min(3).default(DEFAULT_CFTC_USER_AGENT),
+    CFTC_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300000).default(30000),
+    /** The lookback (reports) of the stored analytics. */
+    COT_LOOKBACK: z.coerce
+      .number()
+      .refine((n) => (COT_LOOKBACKS as readonly number[]).includes(n), `one of ${COT_LOOKBACKS.join(', ')}`)
+      .default(DEFAULT_COT_LOOKBACK),
+  })
+  .transform((env) => ({ ...env, COT_SOURCE: env.COT_SOURCE ?? (env.NODE_ENV === 'production' ? 'live' : 'replay') }));
 
 export type CotConfig = z.infer<typeof cotEnvSchema>;
 

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Entitlements } from '../billing/entitlements';
 import type { InsiderFollowSettings, InsiderFollowView } from './insiders.shapes';
 import { findInsiderCompany, followSettingsOf } from './insiders-read.store';
 
@@ -35,11 +36,31 @@ export interface InsiderFollowChange {
 
 /**
  * Follows a company with these settings, or changes them (a row whose settings are unchanged is
- * not written). Null: no company with that ticker or CIK.
+ * not written). Null: no company with that ticker or CIK. A NEW follow must fit the plan
+ * (`insiderFollows`) and a writable account (EntitlementError); changing a follow's settings does not.
  */
-export async function upsertInsiderFollow(db: Db, userId: number, key: string, settings: InsiderFollowSettings): Promise<InsiderFollowChange | null> {
-  const company = await findInsiderCompany(db, key);
+export async function upsertInsiderFollow(
+  dataSource: DataSource,
+  userId: number,
+  key: string,
+  settings: InsiderFollowSettings,
+  access: { entitlements: Entitlements; now: Date },
+): Promise<InsiderFollowChange | null> {
+  const company = await findInsiderCompany(dataSource, key);
   if (!company) return null;
+  return dataSource.transaction((manager) => writeInsiderFollow(manager, userId, company.id, settings, access));
+}
+
+async function writeInsiderFollow(
+  db: EntityManager,
+  userId: number,
+  companyId: number,
+  settings: InsiderFollowSettings,
+  access: { entitlements: Entitlements; now: Date },
+): Promise<InsiderFollowChange> {
+  const [followed]: Row[] = await db.query('SELECT 1 FROM insider_follows WHERE user_id = $1 AND company_id = $2', [userId, companyId]);
+  // Counted under the entitlements' per-user lock: two concurrent follows cannot both take the last place.
+  if (!followed) await access.entitlements.checkLimit(db, userId, 'insiderFollows', () => countInsiderFollows(db, userId), access.now);
   const minValue = settings.officerBuyMinValue === null ? null : String(settings.officerBuyMinValue);
   await db.query(
     `INSERT INTO insider_follows (user_id, company_id, notify_cluster_buy, officer_buy_min_value, notify_unusual_activity)
@@ -49,11 +70,16 @@ export async function upsertInsiderFollow(db: Db, userId: number, key: string, s
            notify_unusual_activity = EXCLUDED.notify_unusual_activity
        WHERE (insider_follows.notify_cluster_buy, insider_follows.officer_buy_min_value, insider_follows.notify_unusual_activity)
              IS DISTINCT FROM (EXCLUDED.notify_cluster_buy, EXCLUDED.officer_buy_min_value, EXCLUDED.notify_unusual_activity)`,
-    [userId, company.id, settings.notifyClusterBuy, minValue, settings.notifyUnusualActivity],
+    [userId, companyId, settings.notifyClusterBuy, minValue, settings.notifyUnusualActivity],
   );
-  const [row]: Row[] = await db.query(`${FOLLOW_SELECT} WHERE f.user_id = $1 AND f.company_id = $2`, [userId, company.id]);
-  const [filed]: { found: boolean }[] = await db.query('SELECT EXISTS (SELECT 1 FROM insider_trading_filings WHERE company_id = $1) AS found', [company.id]);
+  const [row]: Row[] = await db.query(`${FOLLOW_SELECT} WHERE f.user_id = $1 AND f.company_id = $2`, [userId, companyId]);
+  const [filed]: { found: boolean }[] = await db.query('SELECT EXISTS (SELECT 1 FROM insider_trading_filings WHERE company_id = $1) AS found', [companyId]);
   return { follow: followView(row!), hasFilings: filed?.found === true };
+}
+
+async function countInsiderFollows(db: Db, userId: number): Promise<number> {
+  const [row]: { n: number }[] = await db.query('SELECT count(*)::int AS n FROM insider_follows WHERE user_id = $1', [userId]);
+  return row.n;
 }
 
 /** Unfollows (idempotent): true when a follow was removed, false when there was none, null when no such company. */

@@ -1,8 +1,9 @@
 import type Redis from 'ioredis';
 import { z } from 'zod';
+import { secRequestsPerSecondSchema, secUserAgentSchema } from '../sources/sec-edgar.env';
 import { parseEnv } from '../config/env';
 import type { Clock } from '../runtime/clock';
-import { EdgarHttpClient, SEC_MAX_REQUESTS_PER_SECOND } from '../sources/sec-edgar.client';
+import { EdgarHttpClient } from '../sources/sec-edgar.client';
 import { InsidersLiveSource, SEC_DATA_URL, SEC_WWW_URL, type InsidersSource } from './insiders-sec.client';
 import { InsidersReplaySource } from './insiders-replay';
 import { INSIDERS_RECORDINGS_DIR } from './form4.parse';
@@ -35,14 +36,8 @@ export const insidersEnvSchema = z
      * when SEC_USER_AGENT is set, replay otherwise.
      */
     INSIDERS_SOURCE: z.enum(['live', 'replay']).optional(),
-    /** The SEC asks every client to name itself: "Company Name admin@example.com". Required when the live SEC source is on. */
-    SEC_USER_AGENT: z
-      .string()
-      .trim()
-      .regex(/\S+@\S+\.\S+/, 'must name a contact email, e.g. "Acme Research ops@acme.example"')
-      .optional(),
-    /** Requests per second to sec.gov for the whole cluster (the SEC allows 10): one budget shared with news. */
-    SEC_REQUESTS_PER_SECOND: z.coerce.number().int().min(1).max(SEC_MAX_REQUESTS_PER_SECOND).default(SEC_MAX_REQUESTS_PER_SECOND),
+    SEC_USER_AGENT: secUserAgentSchema,
+    SEC_REQUESTS_PER_SECOND: secRequestsPerSecondSchema,
     /** www.sec.gov (the current-filings feed, the archives with filings and daily indexes, company_tickers.json). */
     INSIDERS_SEC_WWW_URL: httpUrl.default(SEC_WWW_URL),
     /** data.sec.gov (the submissions JSON of a company backfill). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryReceiptSchema } from '../notifications/delivery-receipts';
 import { defineJob } from '../runtime/job-definition';
 
 export const mailMessageSchema = z
@@ -9,10 +10,13 @@ export const mailMessageSchema = z
     html: z.string().max(50000).optional(),
     /** The account the email is for (a notification's copy): not sent once that account is deleted. */
     userId: z.number().int().positive().optional(),
+    /** The producer's "email sent" flag, set after a successful send; already set: not sent again. */
+    receipt: deliveryReceiptSchema.optional(),
   })
   .strict();
 
-export type MailMessage = z.infer<typeof mailMessageSchema>;
+/** What the mailer sends (the job's bookkeeping fields taken off). */
+export type MailMessage = Omit<z.infer<typeof mailMessageSchema>, 'receipt'>;
 
 export const mailJobs = {
   'mail.send': defineJob({

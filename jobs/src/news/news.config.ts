@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { secRequestsPerSecondSchema, secUserAgentSchema } from '../sources/sec-edgar.env';
 import { parseEnv } from '../config/env';
-import { EdgarHttpClient, SEC_MAX_REQUESTS_PER_SECOND } from '../sources/sec-edgar.client';
+import { EdgarHttpClient } from '../sources/sec-edgar.client';
 import type Redis from 'ioredis';
 import { DEFAULT_NEWS_USER_AGENT, FeedLiveSource, FeedReplaySource, type NewsSource } from './feeds.client';
 import { EDGAR_BROWSE_URL, EdgarFilingsLiveSource, EdgarFilingsReplaySource } from './edgar-filings.client';
@@ -54,15 +55,9 @@ export const newsEnvSchema = z
      * it still starts, with the feeds live and the filings off).
      */
     NEWS_SEC_FILINGS: z.enum(['on', 'off']).optional(),
-    /** The SEC asks every client to name itself: "Company Name admin@example.com". Required when the live SEC source is on. */
-    SEC_USER_AGENT: z
-      .string()
-      .trim()
-      .regex(/\S+@\S+\.\S+/, 'must name a contact email, e.g. "Acme Research ops@acme.example"')
-      .optional(),
+    SEC_USER_AGENT: secUserAgentSchema,
     SEC_EDGAR_URL: z.string().refine(isHttpUrl, 'must be an http(s) URL').default(EDGAR_BROWSE_URL),
-    /** Requests per second to sec.gov for the whole cluster (the SEC allows 10). */
-    SEC_REQUESTS_PER_SECOND: z.coerce.number().int().min(1).max(SEC_MAX_REQUESTS_PER_SECOND).default(SEC_MAX_REQUESTS_PER_SECOND),
+    SEC_REQUESTS_PER_SECOND: secRequestsPerSecondSchema,
     /** getcurrent pages (100 filings each) read per poll. */
     SEC_CURRENT_PAGES: z.coerce.number().int().min(1).max(10).default(2),
   })

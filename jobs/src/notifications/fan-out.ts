@@ -15,6 +15,8 @@ export interface FanOut {
   push: PushOptions;
   /** Whether followers with email notifications on also get an email copy. */
   email: boolean;
+  /** Whether followers who linked a Telegram chat also get a Telegram copy (default no). */
+  telegram?: boolean;
   batchSize?: number;
 }
 
@@ -35,6 +37,7 @@ export async function fanOutToFollowers(deps: { dataSource: DataSource; queues: 
     throw new RangeError(`batch size must be 1..${MAX_DELIVERY_BATCH}, got ${batchSize}`);
   }
   const { notification, push, email } = fanOut;
+  const telegram = fanOut.telegram ? { telegram: true } : {};
   let afterUserId = 0;
   let batches = 0;
   let users = 0;
@@ -43,7 +46,7 @@ export async function fanOutToFollowers(deps: { dataSource: DataSource; queues: 
     if (!userIds.length) break;
     await deps.queues.add(
       'notifications.deliver',
-      { notification, push, email, userIds },
+      { notification, push, email, ...telegram, userIds },
       { jobId: notificationsJobIds.deliver(notification.dedupeKey, userIds[0]) },
     );
     batches++;

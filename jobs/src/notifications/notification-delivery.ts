@@ -8,7 +8,8 @@ export type DeliveryResult = NotifyResult;
  * notifications.deliver: one notification per user of the batch, through notify(). The insert
  * skips users who already have the dedupe key, so a retried or duplicated job writes nothing twice.
  * Rows written by this attempt are published to the live streams and get their pushes and emails
- * (emails only for users with email notifications on); a retry (attemptsMade > 0) takes the
+ * (emails only for users with email notifications on), and Telegram messages when the batch asks
+ * (users with a linked chat); a retry (attemptsMade > 0) takes the
  * batch's existing rows too and queues them again under the same job ids, so work lost by a
  * crashed attempt is redone and BullMQ drops what is still queued.
  */
@@ -22,7 +23,7 @@ export async function deliverNotifications(payload: JobPayload<'notifications.de
         recipients: [...payload.userIds].sort((a, b) => a - b),
         content,
         dedupeKey,
-        channels: { push: payload.push, email: payload.email ? { to: 'opted-in' } : null },
+        channels: { push: payload.push, email: payload.email ? { to: 'opted-in' } : null, telegram: payload.telegram ? {} : null },
       },
     ],
     { now: context.clock.now(), existing: retrying ? 'include' : 'skip' },

@@ -60,3 +60,32 @@ export interface PushSubscriptionRequest {
 export interface PushUnsubscribeRequest {
   endpoint: string;
 }
+
+/** GET /api/notifications/channels: which delivery channels this server is set up for (settings says when one is off). */
+export interface NotificationChannelsResponse {
+  /** SMTP_URL is set: emails are sent (otherwise they are written to the server's outbox folder, not delivered). */
+  email: { configured: boolean };
+  /** TELEGRAM_BOT_TOKEN is set: Telegram can be linked and messages are sent. */
+  telegram: { configured: boolean };
+}
+
+/** GET and DELETE /api/notifications/telegram: the signed-in user's Telegram link. */
+export interface TelegramStatusResponse {
+  /** Whether this server has a Telegram bot; false: nothing else applies. */
+  configured: boolean;
+  /** The bot's username (without @), to find it in Telegram; null when not configured. */
+  botUsername: string | null;
+  linked: boolean;
+  /** The linked chat's @username (or its sender's), when Telegram gave one. */
+  chatUsername: string | null;
+  linkedAt: string | null;
+}
+
+/** POST /api/notifications/telegram/code: a one-time code to send the bot (shown once). */
+export interface TelegramCodeResponse {
+  code: string;
+  expiresAt: string;
+  botUsername: string;
+  /** https://t.me/<bot>?start=<code>: opens the bot with the code filled in. */
+  link: string;
+}

@@ -4,15 +4,17 @@ import type { JobContext } from '../runtime/job-handler';
 import type { JobQueues } from '../runtime/job-queues';
 import { publishNotifications } from './notification-channel';
 import { toClientNotification, type NotificationRow, type PushOptions } from './notification-content';
+import type { DeliveryReceipt } from './delivery-receipts';
 import { MAX_PUSH_TARGETS, notificationsJobIds } from './notifications.jobs';
 import { emailRecipientsOf, insertNotifications, notificationsByDedupeKey, pushSubscriptionsOfUsers, type StoredNotification } from './notifications.store';
+import { telegramLinkedUsers } from './telegram.store';
 
 /**
  * The one way to notify. Every producer (market hours, COT, alerts, every later domain) hands the
  * notifications domain what to say, to whom, under which dedupe key and on which channels; this
  * module writes the rows (notifications.store.ts holds the only insert) and, after they are
- * committed, publishes them to the live streams and queues their web pushes and emails under
- * deterministic job ids.
+ * committed, publishes them to the live streams and queues their web pushes, emails and Telegram
+ * messages under deterministic job ids.
  *
  * Two steps, so a producer can write its notifications in its own transaction (an alert firing
  * writes its log, lastTriggered and its notification under one set of row locks):
@@ -46,9 +48,16 @@ export interface NotifyChannels {
   /**
    * An email copy: to recipients with email notifications on (`opted-in`), or to every recipient
    * (`all`: the producer's own setting asked for it, as an alert's notifyEmail). `text` defaults
-   * to notificationEmailText. Null: none.
+   * to notificationEmailText. `receipt`: the producer's flag the mail job sets once the email is
+   * sent (delivery-receipts.ts). Null: none.
    */
-  email: { to: 'opted-in' | 'all'; text?: string } | null;
+  email: { to: 'opted-in' | 'all'; text?: string; receipt?: DeliveryReceipt } | null;
+  /**
+   * A Telegram message to each recipient who linked a chat (Settings → Telegram; the producer's
+   * own setting decides whether to ask, as a yield alert's telegramEnabled). `text` defaults to
+   * notificationTelegramText; `receipt` is set once the message is sent. Null: none.
+   */
+  telegram: { text?: string; receipt?: DeliveryReceipt } | null;
 }
 
 export interface NotificationRequest {
@@ -81,6 +90,8 @@ export interface DispatchResult {
   published: number;
   pushTargets: number;
   emails: number;
+  /** notifications.telegram jobs queued (recipients with a linked chat). */
+  telegrams: number;
 }
 
 export type NotifyDeps = Pick<JobContext, 'dataSource' | 'queues' | 'redis'>;
@@ -152,11 +163,12 @@ function entry(row: StoredNotification, request: NotificationRequest, inserted: 
 
 /**
  * After the rows are committed: publishes each to its user's open streams, and queues the web
- * pushes (one notifications.push job per MAX_PUSH_TARGETS browsers, by notification id) and the
- * emails under job ids that follow from the rows, so a repeated dispatch adds nothing new.
+ * pushes (one notifications.push job per MAX_PUSH_TARGETS browsers, by notification id), the
+ * emails and the Telegram messages under job ids that follow from the rows, so a repeated dispatch
+ * adds nothing new.
  */
 export async function dispatchNotifications(deps: NotifyDeps, written: readonly WrittenNotification[]): Promise<DispatchResult> {
-  if (!written.length) return { published: 0, pushTargets: 0, emails: 0 };
+  if (!written.length) return { published: 0, pushTargets: 0, emails: 0, telegrams: 0 };
   const { dataSource, queues } = deps;
   const published = await publishNotifications(
     deps.redis,
@@ -203,14 +215,36 @@ export async function dispatchNotifications(deps: NotifyDeps, written: readonly 
       if (!recipient || (email.to === 'opted-in' && !recipient.optedIn)) continue;
       jobs.push({
         name: 'mail.send',
-        data: { to: recipient.email, subject: w.row.title, text: email.text ?? notificationEmailText(w.row), userId: w.row.user_id },
+        data: {
+          to: recipient.email,
+          subject: w.row.title,
+          text: email.text ?? notificationEmailText(w.row),
+          userId: w.row.user_id,
+          ...(email.receipt ? { receipt: email.receipt } : {}),
+        },
         options: { jobId: notificationsJobIds.mail(w.row.id) },
       });
       emails++;
     }
   }
+  let telegrams = 0;
+  const messaged = written.filter((w) => w.channels.telegram);
+  if (messaged.length) {
+    // Only recipients who linked a chat; the job reads the chat when it runs (it may be unlinked by then).
+    const linked = await telegramLinkedUsers(dataSource, [...new Set(messaged.map((w) => w.row.user_id))]);
+    for (const w of messaged) {
+      if (!linked.has(w.row.user_id)) continue;
+      const telegram = w.channels.telegram as NonNullable<NotifyChannels['telegram']>;
+      jobs.push({
+        name: 'notifications.telegram',
+        data: { notificationId: String(w.row.id), ...(telegram.text ? { text: telegram.text } : {}), ...(telegram.receipt ? { receipt: telegram.receipt } : {}), rateLimitDelays: 0 },
+        options: { jobId: notificationsJobIds.telegram(String(w.row.id)) },
+      });
+      telegrams++;
+    }
+  }
   if (jobs.length) await queues.addBulk(jobs);
-  return { published, pushTargets, emails };
+  return { published, pushTargets, emails, telegrams };
 }
 
 export interface NotifyResult extends DispatchResult {
@@ -225,13 +259,24 @@ export async function notify(deps: NotifyDeps, requests: readonly NotificationRe
   return { inserted: written.filter((w) => w.inserted).length, ...dispatched };
 }
 
-/** The plain-text email of a notification: its message and, for market events, the local time. */
+/** The plain-text email of a notification: its message, its link if it has one and, for market events, the local time. */
 export function notificationEmailText(row: NotificationRow): string {
   const details = row.details ?? {};
   const lines = [`${row.message}.`];
   const local = typeof details.localExchangeTime === 'string' ? details.localExchangeTime : null;
   const date = typeof details.formattedDate === 'string' ? details.formattedDate : null;
   if (local && row.exchange_id) lines.push('', `Exchange local time: ${local}${date ? `, ${date}` : ''} (${row.exchange_id}).`);
+  // A link the notification carries beside its message (details.link: a whale alert's transaction).
+  const link = details.link as { href?: unknown; label?: unknown } | null | undefined;
+  if (link && typeof link.href === 'string' && link.href.startsWith('https://')) lines.push('', `${typeof link.label === 'string' ? link.label : 'Link'}: ${link.href}`);
   lines.push('', 'You receive this email because email notifications are on in your Tickerbell preferences.');
+  return lines.join('\n');
+}
+
+/** The Telegram text of a notification: its title, its message and, when it carries one, its link. */
+export function notificationTelegramText(row: Pick<NotificationRow, 'title' | 'message' | 'details'>): string {
+  const lines = [row.title, row.message];
+  const link = (row.details ?? {}).link as { href?: unknown; label?: unknown } | null | undefined;
+  if (link && typeof link.href === 'string' && link.href.startsWith('https://')) lines.push(`${typeof link.label === 'string' ? link.label : 'Link'}: ${link.href}`);
   return lines.join('\n');
 }

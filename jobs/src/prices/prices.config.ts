@@ -71,6 +71,8 @@ export function priceSourcesFromConfig(
     const simulated = new SimulatedPriceSource({
       seed: config.PRICES_SIMULATED_SEED,
       anchors: { ...ILLUSTRATIVE_ANCHORS, ...RECORDED_ANCHORS, ...options.lastPrices },
+      // Markets added after the seed (the lockups domain's newly listed tickers) are quoted too.
+      anchorUnknownSymbols: true,
       anchorAt: clock.now(),
       clock,
       marketTypes: options.marketTypes,

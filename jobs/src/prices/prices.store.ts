@@ -24,6 +24,21 @@ export async function findMarketBySymbol(db: Db, symbol: string): Promise<Market
   return market ?? null;
 }
 
+/**
+ * The market of a US stock, created when missing (a new listing another domain found, e.g. an IPO
+ * in the lock-up calendar): type 'stock', with the issuer's CIK when known. An existing market is
+ * left as it is (its CIK filled in when it had none). Answers its id.
+ */
+export async function ensureStockMarket(db: Db, symbol: string, name: string, cik: string | null = null): Promise<number> {
+  const [row]: { id: number }[] = await db.query(
+    `INSERT INTO markets (symbol, name, type, cik) VALUES ($1, $2, 'stock', $3)
+     ON CONFLICT (symbol) DO UPDATE SET cik = COALESCE(markets.cik, EXCLUDED.cik)
+     RETURNING id`,
+    [symbol, name.slice(0, 100), cik],
+  );
+  return row.id;
+}
+
 export type { MarketView } from './prices.shapes';
 
 /** Every market's type by symbol (the tick of each market depends on it). */

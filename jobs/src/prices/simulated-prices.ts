@@ -45,10 +45,22 @@ export const ILLUSTRATIVE_ANCHORS: Record<string, string> = {
   GC: '2650',
 };
 
+/**
+ * The starting level of a symbol no anchor covers (a ticker added after the seed, e.g. a newly
+ * listed company the lockups domain follows): an ILLUSTRATIVE level from 10 to 200 derived from the
+ * symbol, so the offline demo quotes and charts it too. Not market data, flagged simulated like
+ * every simulated quote.
+ */
+export function illustrativeAnchorOf(symbol: string): string {
+  return (10 + uniform(`anchor:${symbol}`) * 190).toFixed(2);
+}
+
 export interface SimulatedOptions {
   seed: number;
   /** The last real price per symbol (decimal strings); symbols without one are left out. */
   anchors: Record<string, string>;
+  /** Quote symbols without an anchor from illustrativeAnchorOf (default: no quote for them). */
+  anchorUnknownSymbols?: boolean;
   /** When the anchors were real: step 0 of every walk. */
   anchorAt: Date;
   clock: Clock;
@@ -127,17 +139,23 @@ export class SimulatedPriceSource implements PriceSource {
     return logReturn;
   }
 
+  /** Where a symbol's walk starts: its anchor, else the illustrative level when unknown symbols are quoted, else none. */
+  private anchorOf(symbol: string): string | undefined {
+    return this.options.anchors[symbol] ?? (this.options.anchorUnknownSymbols ? illustrativeAnchorOf(symbol) : undefined);
+  }
+
   /** A raw walk value on the symbol's tick (its market type known), else with its anchor's decimals. */
   private quoted(symbol: string, value: Decimal | number): string {
     const type = this.options.marketTypes?.[symbol];
     const raw = new Decimal(value);
-    if (type) return roundToTick(raw.toFixed(12), { type, symbol }) ?? raw.toFixed(decimalsOf(this.options.anchors[symbol]));
-    return raw.toFixed(decimalsOf(this.options.anchors[symbol]));
+    const decimals = decimalsOf(this.anchorOf(symbol) ?? '0');
+    if (type) return roundToTick(raw.toFixed(12), { type, symbol }) ?? raw.toFixed(decimals);
+    return raw.toFixed(decimals);
   }
 
   /** The simulated price of a symbol at an instant (null without an anchor). */
   priceAt(symbol: string, at: Date, cursor: 'now' | 'day-ago' = 'now'): string | null {
-    const anchor = this.options.anchors[symbol];
+    const anchor = this.anchorOf(symbol);
     if (anchor === undefined) return null;
     const step = Math.floor(at.getTime() / this.stepMs);
     return this.quoted(symbol, new Decimal(anchor).times(Math.exp(this.logReturnAt(symbol, step, cursor))));

@@ -18,17 +18,18 @@ export const METRICS_PREFIX = 'tickerbell_';
 /** This process's own metrics: the default process metrics and every counter below. */
 export const processMetrics = new Registry();
 
-export type DeliveryChannel = 'push' | 'email' | 'webhook';
+export type DeliveryChannel = 'push' | 'email' | 'webhook' | 'telegram';
 /**
  * How a delivery finished: `sent`; `retry` (a transient failure, tried again later); `failed`
  * (given up: refused for good or out of attempts); `gone` (push: the subscription no longer
- * exists, deleted); `expired` (push: older than its TTL by the time it was sent).
+ * exists, deleted; telegram: the chat blocked the bot, unlinked); `expired` (push: older than its
+ * TTL by the time it was sent).
  */
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'gone' | 'expired';
 
 export const deliveryOutcomes = new Counter({
   name: `${METRICS_PREFIX}deliveries_total`,
-  help: 'Push, email and webhook deliveries by how they finished (one per target and attempt)',
+  help: 'Push, email, webhook and Telegram deliveries by how they finished (one per target and attempt)',
   labelNames: ['channel', 'outcome'] as const,
   registers: [processMetrics],
 });
@@ -48,7 +49,8 @@ export function failedDeliveryOutcome(job: Pick<Job, 'opts' | 'attemptsMade'> | 
   return (job.opts.attempts ?? 1) - (job.attemptsMade + 1) <= 0 ? 'failed' : 'retry';
 }
 
-export type JobOutcome = 'completed' | 'failed';
+/** delayed: the job moved itself to later (BullMQ's DelayedError, e.g. a 429's retry_after), which uses no attempt. */
+export type JobOutcome = 'completed' | 'failed' | 'delayed';
 
 export const jobDuration = new Histogram({
   name: `${METRICS_PREFIX}job_duration_seconds`,

@@ -61,6 +61,9 @@ export const SEEDS: Seed[] = [
   { name: '2026-11-market-ciks', run: (manager) => seedMarketCiks(manager).then(() => undefined) },
   // Public exchange and fund wallet labels (jobs/src/whales/data/labels/README.md): whale_addresses.
   { name: '2026-12-whale-labels', run: (manager) => seedWhaleLabels(manager).then(() => undefined) },
+  // The same lists with 14 more exchanges' files (issue 14): an idempotent upsert, so a database
+  // seeded with the first set gets the new rows (and its past transfers reclassified) once.
+  { name: '2027-01-whale-labels-more', run: (manager) => seedWhaleLabels(manager).then(() => undefined) },
 ];
 
 /**

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Entitlements } from '../billing/entitlements';
 import { parseWatchlistCsv, watchlistToCsv, type WatchlistCsvSymbol } from './watchlist-csv';
 import {
   UNKNOWN_SYMBOLS_LISTED,
@@ -35,8 +36,17 @@ import {
 
 /**
  * What the api does with a user's watchlists: each change is one transaction of the store's
- * queries under the locks they need, and a refusal is a WatchlistError (nothing written).
+ * queries under the locks they need, and a refusal is a WatchlistError (nothing written), or the
+ * entitlements' EntitlementError: the plan's number of watchlists (`watchlists`), and a read-only
+ * account cannot create a list or add symbols. WATCHLISTS_PER_USER_MAX and WATCHLIST_ITEMS_MAX
+ * stay as technical maxima whatever the plan.
  */
+
+/** What the user's plan allows (billing's entitlements), asked at `now`. */
+export interface WatchlistsAccess {
+  entitlements: Entitlements;
+  now: Date;
+}
 
 const UNIQUE_NAME = 'uq_watchlists_user_name';
 
@@ -71,9 +81,12 @@ async function refuseTakenName(manager: EntityManager, userId: number, name: str
   if (await watchlistNameTaken(manager, userId, name, exceptId)) throw duplicateWatchlistName(name);
 }
 
-async function insertWatchlist(manager: EntityManager, userId: number, name: string): Promise<number> {
+async function insertWatchlist(manager: EntityManager, userId: number, name: string, access: WatchlistsAccess): Promise<number> {
   await lockWatchlistOwner(manager, userId);
-  if ((await countWatchlists(manager, userId)) >= WATCHLISTS_PER_USER_MAX) {
+  const count = await countWatchlists(manager, userId);
+  // Under the owner lock: two concurrent creations cannot both take the plan's last place.
+  await access.entitlements.checkLimit(manager, userId, 'watchlists', count, access.now);
+  if (count >= WATCHLISTS_PER_USER_MAX) {
     throw new WatchlistError('limit', `You can have at most ${WATCHLISTS_PER_USER_MAX} watchlists`, { max: WATCHLISTS_PER_USER_MAX });
   }
   await refuseTakenName(manager, userId, name, null);
@@ -85,10 +98,10 @@ async function insertWatchlist(manager: EntityManager, userId: number, name: str
   }
 }
 
-/** A new empty watchlist. Refuses a name the user already uses and the 51st list. */
-export async function createWatchlist(db: DataSource, userId: number, name: string): Promise<WatchlistView> {
+/** A new empty watchlist. Refuses a name the user already uses, a list past the plan's limit and the 51st list. */
+export async function createWatchlist(db: DataSource, userId: number, name: string, access: WatchlistsAccess): Promise<WatchlistView> {
   return db.transaction(async (manager) => {
-    const id = await insertWatchlist(manager, userId, name);
+    const id = await insertWatchlist(manager, userId, name, access);
     return loadView(manager, userId, id);
   });
 }
@@ -120,9 +133,11 @@ export async function addWatchlistItem(
   userId: number,
   watchlistId: number,
   symbol: string,
+  access: WatchlistsAccess,
 ): Promise<{ item: WatchlistItemView; watchlist: WatchlistView }> {
   return db.transaction(async (manager) => {
     await lockOwnWatchlist(manager, userId, watchlistId);
+    await access.entitlements.checkWritable(manager, userId, access.now);
     const market = (await findMarketsBySymbol(manager, [symbol])).get(symbol.toUpperCase());
     if (!market) throw new WatchlistError('unknown_symbol', `No market with symbol ${symbol}`, { symbol });
     const { count, present } = await watchlistItemStats(manager, watchlistId, market.id);
@@ -195,22 +210,23 @@ async function resolveImport(manager: EntityManager, symbols: readonly Watchlist
 }
 
 /** A new watchlist from a CSV of symbols: all of it or nothing. */
-export async function importWatchlist(db: DataSource, userId: number, name: string, csv: string): Promise<WatchlistImportResult> {
+export async function importWatchlist(db: DataSource, userId: number, name: string, csv: string, access: WatchlistsAccess): Promise<WatchlistImportResult> {
   const parsed = parseWatchlistCsv(csv);
   if (parsed.symbols.length > WATCHLIST_ITEMS_MAX) throw watchlistItemsLimit();
   return db.transaction(async (manager) => {
     const marketIds = await resolveImport(manager, parsed.symbols);
-    const id = await insertWatchlist(manager, userId, name);
+    const id = await insertWatchlist(manager, userId, name, access);
     await appendWatchlistItems(manager, id, marketIds);
     return { watchlist: await loadView(manager, userId, id), imported: marketIds.length, duplicates: parsed.duplicates, skipped: 0 };
   });
 }
 
 /** Appends a CSV's symbols to an existing list, skipping those already on it: all of it or nothing. */
-export async function appendWatchlistCsv(db: DataSource, userId: number, watchlistId: number, csv: string): Promise<WatchlistImportResult> {
+export async function appendWatchlistCsv(db: DataSource, userId: number, watchlistId: number, csv: string, access: WatchlistsAccess): Promise<WatchlistImportResult> {
   const parsed = parseWatchlistCsv(csv);
   return db.transaction(async (manager) => {
     await lockOwnWatchlist(manager, userId, watchlistId);
+    await access.entitlements.checkWritable(manager, userId, access.now);
     const marketIds = await resolveImport(manager, parsed.symbols);
     const present = await watchlistMarketIds(manager, watchlistId);
     const already = new Set(present);

@@ -82,7 +82,9 @@ describe('accounts store on a real database', () => {
     const [{ team_id: sharedTeam }] = await q('SELECT team_id FROM team_members WHERE user_id = $1', [stayer.id]);
     await q(`INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, 'member')`, [sharedTeam, leaver.id]);
 
-    await deleteUser(db.dataSource, leaver.id, NOW, null);
+    const deleted = await deleteUser(db.dataSource, leaver.id, NOW, null);
+    // The shared team it left, for billing's seat sync (its own team is gone).
+    expect(deleted.leftTeams).toEqual([{ teamId: sharedTeam, members: 1 }]);
     expect(await q('SELECT id FROM teams WHERE id = $1', [ownTeam])).toEqual([]);
     expect(await q('SELECT user_id FROM team_members WHERE team_id = $1', [sharedTeam])).toEqual([{ user_id: stayer.id }]);
     const [row] = await q('SELECT deleted_at FROM users WHERE id = $1', [leaver.id]);

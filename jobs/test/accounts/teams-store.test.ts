@@ -3,6 +3,7 @@ import { AccountsError } from '../../src/accounts/accounts-error';
 import { INVITATION_TTL_DAYS } from '../../src/accounts/team-rules';
 import { acceptInvitation, createTeam, inviteMember, listInvitations, teamActivity } from '../../src/accounts/teams.store';
 import { createUser } from '../../src/accounts/accounts.store';
+import { createEntitlements } from '../../src/billing/entitlements';
 
 /** The teams store behaviours the api's route tests do not reach. Real PostgreSQL. */
 describe('teams store on a real database', () => {
@@ -57,7 +58,7 @@ describe('teams store on a real database', () => {
     expect((await listInvitations(db.dataSource, team.id, owner.id, later)).map((i) => i.status)).toEqual(['expired']);
     expect(await q('SELECT status FROM invitations WHERE id = $1', [invitation.id])).toEqual([{ status: 'pending' }]);
 
-    const accepting = acceptInvitation(db.dataSource, { tokenHash: 'h-late', userId: invitee.id, userEmail: 'LATE@example.com', ipAddress: null, now: later });
+    const accepting = acceptInvitation(db.dataSource, { tokenHash: 'h-late', userId: invitee.id, userEmail: 'LATE@example.com', ipAddress: null, now: later }, createEntitlements({ billingEnabled: false, graceDays: 7 }));
     await expect(accepting).rejects.toMatchObject({ code: 'invitation_expired' });
     expect(await q('SELECT status FROM invitations WHERE id = $1', [invitation.id])).toEqual([{ status: 'expired' }]);
     expect(await q('SELECT user_id FROM team_members WHERE team_id = $1 AND user_id = $2', [team.id, invitee.id])).toEqual([]);

@@ -49,12 +49,15 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
     const [{ id: insiderCompanyId }] = await q<{ id: number }>(`INSERT INTO insider_trading_companies (ticker, company_name, cik) VALUES ('TEST', 'Test Inc.', '0000999999') RETURNING id`);
     const [{ id: roomId }] = await q<{ id: number }>(`INSERT INTO chat_rooms (name) VALUES ('Lobby') RETURNING id`);
     const [{ id: messageId }] = await q<{ id: string }>(`INSERT INTO chat_messages (room_id, message) VALUES ($1, 'Welcome') RETURNING id`, [roomId]);
-    const [{ id: predictionMarketId }] = await q<{ id: number }>(`INSERT INTO prediction_markets (polymarket_id, question) VALUES ('pm-1', 'Will it?') RETURNING id`);
+    const [{ id: predictionMarketId }] = await q<{ id: number }>(`INSERT INTO prediction_markets (polymarket_id, slug, question, content_hash, data_source, synced_at) VALUES ('pm-1', 'will-it', 'Will it?', 'h', 'import', now()) RETURNING id`);
     const [{ id: whaleAddressId }] = await q<{ id: number }>(`INSERT INTO whale_addresses (address) VALUES ('0xabc') RETURNING id`);
     const [{ id: poolId }] = await q<{ id: number }>(
       `INSERT INTO yield_pools (pool_id, symbol, token0, token1, token0_symbol, token1_symbol, fee_tier) VALUES ('pool-1', 'A/B', '0xa', '0xb', 'A', 'B', 3000) RETURNING id`,
     );
     const [{ id: sharedTeamId }] = await q<{ id: number }>(`INSERT INTO teams (name) VALUES ('Shared desk') RETURNING id`);
+    const [{ id: lockupEventId }] = await q<{ id: number }>(
+      `INSERT INTO lockup_events (ticker, company_name, ipo_date, lockup_expiration_date, offering_key) VALUES ('TEST', 'Test Inc.', '2025-01-02', '2025-07-01', 'csv:TEST:2025-01-02') RETURNING id`,
+    );
 
     /** One row of each registered table for a user (through the user's own parents where a table hangs off another). */
     const FIXTURES: Record<string, (userId: number) => Promise<unknown>> = {
@@ -74,6 +77,9 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
       },
       'notifications.user_id': (u) => q(`INSERT INTO notifications (user_id, title, message) VALUES ($1, 'Hi', 'there')`, [u]),
       'push_subscriptions.user_id': (u) => q(`INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, 'p', 'a')`, [u, `https://push.example.com/${u}`]),
+      'telegram_links.user_id': (u) => q(`INSERT INTO telegram_links (user_id, chat_id, username, linked_at) VALUES ($1, $2, 'ada', now())`, [u, -400000000 - u]),
+      'telegram_link_codes.user_id': (u) =>
+        q(`INSERT INTO telegram_link_codes (user_id, code_hash, created_at, expires_at) VALUES ($1, $2, now(), now() + interval '15 minutes')`, [u, String(u).padStart(64, '0')]),
       'exchange_follows.user_id': (u) => q(`INSERT INTO exchange_follows (user_id, exchange_id) VALUES ($1, 'XTST')`, [u]),
       'cot_follows.user_id': (u) => q(`INSERT INTO cot_follows (user_id, instrument_id) VALUES ($1, $2)`, [u, instrumentId]),
       'insider_follows.user_id': (u) => q(`INSERT INTO insider_follows (user_id, company_id) VALUES ($1, $2)`, [u, insiderCompanyId]),
@@ -90,8 +96,15 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
       'chat_notifications.user_id': (u) => q(`INSERT INTO chat_notifications (user_id, message_id) VALUES ($1, $2)`, [u, messageId]),
       'user_chat_preferences.user_id': (u) => q(`INSERT INTO user_chat_preferences (user_id) VALUES ($1)`, [u]),
       'user_predictions.user_id': (u) =>
-        q(`INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price) VALUES ($1, $2, 0.6, 0.5)`, [u, predictionMarketId]),
+        q(
+          `INSERT INTO user_predictions (user_id, market_id, user_prediction, market_price, input_form, input_text, date_made)
+           VALUES ($1, $2, 0.6, 0.5, 'probability', '0.6', now())`,
+          [u, predictionMarketId],
+        ),
       'prediction_performance.user_id': (u) => q(`INSERT INTO prediction_performance (user_id) VALUES ($1)`, [u]),
+      'prediction_follows.user_id': (u) => q(`INSERT INTO prediction_follows (user_id, market_id) VALUES ($1, $2)`, [u, predictionMarketId]),
+      'prediction_question_scores.user_id': (u) =>
+        q(`INSERT INTO prediction_question_scores (user_id, market_id, outcome, resolved_at, p, m, points, forecasts) VALUES ($1, $2, 1, now(), 0.6, 0.5, 10, 1)`, [u, predictionMarketId]),
       'user_watchlists.user_id': (u) => q(`INSERT INTO user_watchlists (user_id, address_id) VALUES ($1, $2)`, [u, whaleAddressId]),
       'whale_alerts.user_id': (u) => q(
           `INSERT INTO whale_alerts (user_id, address_id, alert_type, message, frequency, tx_hash, log_index, block_number, direction)
@@ -99,9 +112,29 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
           [u, whaleAddressId],
         ),
       'yield_alerts.user_id': async (u) => {
-        const [{ id }] = await q<{ id: number }>(`INSERT INTO yield_alerts (user_id, pool_id, alert_type, threshold) VALUES ($1, $2, 'apy_above', 5) RETURNING id`, [u, poolId]);
+        const [{ id }] = await q<{ id: number }>(`INSERT INTO yield_alerts (user_id, pool_id, alert_type, threshold) VALUES ($1, $2, 'apr', 5) RETURNING id`, [u, poolId]);
         await q(`INSERT INTO yield_alert_logs (alert_id, triggered_value, threshold) VALUES ($1, 6, 5)`, [id]);
       },
+      'lockup_follows.user_id': (u) => q(`INSERT INTO lockup_follows (user_id, kind, ticker) VALUES ($1, 'ticker', 'TEST')`, [u]),
+      'chat_rooms.created_by': (u) => q(`INSERT INTO chat_rooms (name, created_by) VALUES ('Desk', $1)`, [u]),
+      'chat_thread_follows.user_id': (u) => q(`INSERT INTO chat_thread_follows (user_id, message_id) VALUES ($1, $2)`, [u, messageId]),
+      'chat_reports.reporter_id': (u) => q(`INSERT INTO chat_reports (message_id, reporter_id, reason) VALUES ($1, $2, 'spam')`, [messageId, u]),
+      'chat_reports.resolved_by': async (u) => {
+        const [{ id }] = await q<{ id: string }>(`INSERT INTO chat_messages (room_id, message) VALUES ($1, 'Reported') RETURNING id`, [roomId]);
+        await q(`INSERT INTO chat_reports (message_id, reporter_id, reason, status, resolved_by, resolved_at) VALUES ($1, $2, 'spam', 'resolved', $2, now())`, [id, u]);
+      },
+      'chat_moderation_actions.moderator_id': (u) => q(`INSERT INTO chat_moderation_actions (room_id, moderator_id, action) VALUES ($1, $2, 'delete_message')`, [roomId, u]),
+      'chat_moderation_actions.target_user_id': (u) =>
+        q(`INSERT INTO chat_moderation_actions (room_id, moderator_id, target_user_id, action, rule) VALUES ($1, $2, $2, 'mute', 'spam')`, [roomId, u]),
+      'chat_blocks.blocker_id': async (u) => {
+        const [{ id: other }] = await q<{ id: number }>(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [`blocked-by-${u}@example.com`]);
+        await q(`INSERT INTO chat_blocks (blocker_id, blocked_id) VALUES ($1, $2)`, [u, other]);
+      },
+      'chat_blocks.blocked_id': async (u) => {
+        const [{ id: other }] = await q<{ id: number }>(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [`blocker-of-${u}@example.com`]);
+        await q(`INSERT INTO chat_blocks (blocker_id, blocked_id) VALUES ($1, $2)`, [other, u]);
+      },
+      'lockup_notices.user_id': (u) => q(`INSERT INTO lockup_notices (user_id, event_id, days_before, notified_on) VALUES ($1, $2, 7, '2025-06-24')`, [u, lockupEventId]),
     };
     const owned = USER_OWNED_COLUMNS.filter((c) => c.table !== 'users');
     // A table added to the registry needs a fixture here, so its deletion is tested too.

@@ -204,6 +204,9 @@ describe('cot demo seed and configuration', () => {
     expect(source.kind).toBe('replay');
     expect(await source.latestReportDate()).toBe('2022-08-16');
     expect(() => loadCotConfig({ COT_LOOKBACK: '30' })).toThrow(/COT_LOOKBACK: one of 26, 52, 156/);
-    expect(cftcSourceFromConfig(loadCotConfig({})).kind).toBe('live');
+    expect(cftcSourceFromConfig(loadCotConfig({ NODE_ENV: 'production' })).kind).toBe('live');
+    // Outside production the default is the recorded files (a development system offline).
+    expect(cftcSourceFromConfig(loadCotConfig({})).kind).toBe('replay');
+    expect(cftcSourceFromConfig(loadCotConfig({ COT_SOURCE: 'live' })).kind).toBe('live');
   });
 });

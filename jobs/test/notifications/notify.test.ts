@@ -98,7 +98,7 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     recipients,
     content: { title: 'NYSE now open', message: 'NYSE has opened for trading', type: 'success', activityType: 'MARKET_OPEN', exchangeId: 'XNYS', details: { importance: 'medium' } },
     dedupeKey: 'test:open',
-    channels: { push: PUSH, email: { to: 'opted-in' } },
+    channels: { push: PUSH, email: { to: 'opted-in' }, telegram: null },
     ...over,
   });
 
@@ -110,7 +110,7 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     const [aliceBrowser, bobBrowser] = [await subscription(alice, 'a'), await subscription(bob, 'b')];
 
     const first = await notify(context, [request([alice, bob, gone])], { now: NOW });
-    expect(first).toEqual({ inserted: 2, published: 2, pushTargets: 2, emails: 1 });
+    expect(first).toEqual({ inserted: 2, published: 2, pushTargets: 2, emails: 1, telegrams: 0 });
     const written = await rows('test:open');
     expect(written.map((r) => r.user_id)).toEqual([alice, bob]);
     await drained();
@@ -124,7 +124,7 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     expect(mail?.data.text).toContain('NYSE has opened for trading.');
 
     // A second producer run (a duplicated job): nothing written, published or queued.
-    expect(await notify(context, [request([alice, bob])], { now: NOW })).toEqual({ inserted: 0, published: 0, pushTargets: 0, emails: 0 });
+    expect(await notify(context, [request([alice, bob])], { now: NOW })).toEqual({ inserted: 0, published: 0, pushTargets: 0, emails: 0, telegrams: 0 });
     await drained();
     expect(live).toHaveLength(2);
     expect(await rows()).toHaveLength(2);
@@ -138,7 +138,7 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     await subscription(alice, 'a');
     await notify(context, [request([alice])], { now: NOW });
     const retried = await notify(context, [request([alice])], { now: NOW, existing: 'include' });
-    expect(retried).toEqual({ inserted: 0, published: 1, pushTargets: 1, emails: 0 });
+    expect(retried).toEqual({ inserted: 0, published: 1, pushTargets: 1, emails: 0, telegrams: 0 });
     await drained();
     // Published twice (the clients key on the id), queued once.
     expect(new Set(live.map((m) => m.notification.id)).size).toBe(1);
@@ -163,12 +163,12 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
       dedupeKey: 'test:soon',
     };
     const payload = { notification, push: PUSH, email: false, userIds: [bob, alice] };
-    expect(await deliverNotifications(payload, context)).toEqual({ inserted: 2, published: 2, pushTargets: 2, emails: 0 });
+    expect(await deliverNotifications(payload, context)).toEqual({ inserted: 2, published: 2, pushTargets: 2, emails: 0, telegrams: 0 });
     const pushJobs = await context.queues.queue('notifications').getJobs(['waiting']);
     await context.queues.queue('notifications').drain();
 
     const retry = { ...context, job: { attemptsMade: 1 } as JobContext['job'] };
-    expect(await deliverNotifications(payload, retry)).toEqual({ inserted: 0, published: 2, pushTargets: 2, emails: 0 });
+    expect(await deliverNotifications(payload, retry)).toEqual({ inserted: 0, published: 2, pushTargets: 2, emails: 0, telegrams: 0 });
     const again = await context.queues.queue('notifications').getJobs(['waiting']);
     expect(again.map((j) => j.id).sort()).toEqual(pushJobs.map((j) => j.id).sort());
     expect(again).toHaveLength(1);
@@ -199,7 +199,7 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     expect(await context.queues.queue('notifications').count()).toBe(0);
 
     const written = await db.dataSource.transaction((manager) => writeNotifications(manager, [request([alice])], { now: NOW }));
-    expect(await dispatchNotifications(context, written)).toEqual({ published: 1, pushTargets: 1, emails: 0 });
+    expect(await dispatchNotifications(context, written)).toEqual({ published: 1, pushTargets: 1, emails: 0, telegrams: 0 });
     await drained();
     expect(live.map((m) => m.notification.id)).toEqual([written[0].row.id]);
     expect(await context.queues.queue('notifications').count()).toBe(1);
@@ -213,13 +213,13 @@ describe('notifications: notify() and fanOutToFollowers() (real PostgreSQL and R
     const result = await notify(
       context,
       [
-        request([alice], { dedupeKey: 'alert:1', content: { title: 'BTC', message: 'BTC crossed', type: 'warning', activityType: 'MARKET_ALERT_PRICE', details: { useAudio: true } }, channels: { push: urgent, email: { to: 'all', text: 'Your alert.' } } }),
-        request([bob], { dedupeKey: 'alert:2', content: { title: 'ETH', message: 'ETH crossed', type: 'warning', activityType: 'MARKET_ALERT_PRICE', details: null }, channels: { push: null, email: null } }),
-        request([bob], { dedupeKey: null, channels: { push: PUSH, email: null } }),
+        request([alice], { dedupeKey: 'alert:1', content: { title: 'BTC', message: 'BTC crossed', type: 'warning', activityType: 'MARKET_ALERT_PRICE', details: { useAudio: true } }, channels: { push: urgent, email: { to: 'all', text: 'Your alert.' }, telegram: null } }),
+        request([bob], { dedupeKey: 'alert:2', content: { title: 'ETH', message: 'ETH crossed', type: 'warning', activityType: 'MARKET_ALERT_PRICE', details: null }, channels: { push: null, email: null, telegram: null } }),
+        request([bob], { dedupeKey: null, channels: { push: PUSH, email: null, telegram: null } }),
       ],
       { now: NOW },
     );
-    expect(result).toEqual({ inserted: 3, published: 3, pushTargets: 2, emails: 1 });
+    expect(result).toEqual({ inserted: 3, published: 3, pushTargets: 2, emails: 1, telegrams: 0 });
     const [btc, eth, open] = await rows();
     expect([btc.title, eth.title, open.title]).toEqual(['BTC', 'ETH', 'NYSE now open']);
     expect([btc.details, eth.details, open.dedupe_key]).toEqual([{ useAudio: true }, null, null]);

@@ -1,4 +1,4 @@
-import { ILLUSTRATIVE_ANCHORS, RECORDED_ANCHORS } from '../../src/prices/simulated-prices';
+import { ILLUSTRATIVE_ANCHORS, RECORDED_ANCHORS, illustrativeAnchorOf } from '../../src/prices/simulated-prices';
 import { loadPricesConfig, priceSourcesFromConfig } from '../../src/prices/prices.config';
 import { fixedClock } from '../../src/runtime/clock';
 import { MARKET_SEED } from '../../src/seeds/markets.seed';
@@ -22,5 +22,23 @@ describe('prices: the simulated feed covers every seeded market', () => {
     const eth = Number(quotes.find((q) => q.symbol === 'ETHUSDT')?.price);
     // Step 0 of the walk is the anchor itself; later steps stay near it.
     expect(Math.abs(eth - 4100.5) / 4100.5).toBeLessThan(0.05);
+  });
+
+  it('quotes and charts a ticker added after the seed from an illustrative level of its own (a newly listed company)', async () => {
+    const config = loadPricesConfig({ PRICES_SOURCE: 'simulated' });
+    const clock = fixedClock('2026-11-21T12:00:00Z');
+    const stocks = priceSourcesFromConfig(config, { clock }).stocks!;
+    const anchor = Number(illustrativeAnchorOf('ABNB'));
+    expect(anchor).toBeGreaterThanOrEqual(10);
+    expect(anchor).toBeLessThan(200);
+    // The same symbol always starts at the same level; another symbol at its own.
+    expect(illustrativeAnchorOf('ABNB')).toBe(String(anchor.toFixed(2)));
+    expect(illustrativeAnchorOf('SNOW')).not.toBe(illustrativeAnchorOf('ABNB'));
+    const [quote] = await stocks.quotes(['ABNB']);
+    expect(quote).toMatchObject({ symbol: 'ABNB', simulated: true, source: 'simulated' });
+    expect(Math.abs(Number(quote!.price) - anchor) / anchor).toBeLessThan(0.05);
+    const bars = await stocks.candles('ABNB', '1d', 90);
+    expect(bars).toHaveLength(90);
+    expect(bars[89]!.close).toBe(quote!.price);
   });
 });

@@ -1,8 +1,12 @@
 // Settings → Notification preferences: the account's seven flags, each saved with PUT as it flips.
+// The email switch says when this server does not send mail (no SMTP).
 import { useEffect, useState } from 'react';
 import { messageOf } from './auth-client';
 import { PREFERENCE_FLAGS, type PreferenceFlag, type Preferences } from '@tickerbell/jobs/accounts/shapes';
+import { fetchNotificationChannels } from '../notifications/notifications-client';
 import { getPreferences, savePreferences } from './account-client';
+
+const EMAIL_OFF_HINT = 'email-not-configured';
 
 export const PREFERENCE_LABELS: Record<PreferenceFlag, string> = {
   marketOpenNotifications: 'Market open',
@@ -18,12 +22,18 @@ export function PreferencesForm() {
   const [preferences, setPreferences] = useState<Preferences | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState<PreferenceFlag | null>(null);
+  // null until known (or when the server could not say): no note then.
+  const [emailConfigured, setEmailConfigured] = useState<boolean | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     getPreferences(controller.signal).then(setPreferences, (error: unknown) => {
       if (!controller.signal.aborted) setFailure(messageOf(error));
     });
+    fetchNotificationChannels(controller.signal).then(
+      (channels) => setEmailConfigured(channels.email.configured),
+      () => undefined,
+    );
     return () => controller.abort();
   }, []);
 
@@ -58,11 +68,17 @@ export function PreferencesForm() {
                 checked={preferences[flag]}
                 disabled={saving !== null}
                 onChange={(event) => void onToggle(flag, event.target.checked)}
+                aria-describedby={flag === 'emailNotifications' && emailConfigured === false ? EMAIL_OFF_HINT : undefined}
               />
               {PREFERENCE_LABELS[flag]}
             </label>
           ))}
         </div>
+      )}
+      {preferences && emailConfigured === false && (
+        <p id={EMAIL_OFF_HINT} className="form-field__hint">
+          Email is not configured on this server: email notifications are not sent.
+        </p>
       )}
     </section>
   );

@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { isSoundEnabled, setSoundEnabled } from '../notifications/notification-sound';
 import { PushToggle } from '../notifications/push-toggle';
+import { TelegramPanel } from '../notifications/telegram-panel';
 import { ThemeChoiceControl } from '../theme/theme-choice';
 import type { AccountUser } from './account-client';
 import { PasswordForm, ProfileForm } from './account-forms';
@@ -37,7 +39,15 @@ export function SettingsPage() {
         <PushToggle />
       </section>
       <PreferencesForm />
+      <TelegramPanel />
       <TeamsPanel />
+      <section className="dashboard-panel" aria-labelledby="billing-title">
+        <h2 id="billing-title">Plan and billing</h2>
+        <p>Your plan, its limits and what you use of them; for team owners, the subscription, seats and invoices.</p>
+        <Link to="/dashboard/settings/billing" className="button button--secondary">
+          Open billing
+        </Link>
+      </section>
       <DeleteAccount email={account?.email ?? null} />
     </>
   );

@@ -31,9 +31,12 @@ function barCalls(fake: WatchlistsChartsFake): string[] {
   return fake.calls.filter((call) => call.path.endsWith('/bars')).map((call) => call.path);
 }
 
+/** The longest wait for a first render: the page's lazy chunk and the chart library load first (slow on a loaded 2-core CI). */
+const FIRST_RENDER = { timeout: 15_000 };
+
 /** Waits until the chart shows `count` candles. */
 async function chartWithCandles(count: number): Promise<FakeChart> {
-  await screen.findByTestId('price-chart', {}, { timeout: 5000 });
+  await screen.findByTestId('price-chart', {}, FIRST_RENDER);
   await waitFor(() => expect(liveSeries(currentChart(), 'Candlestick')[0]?.data).toHaveLength(count));
   return currentChart();
 }
@@ -231,7 +234,7 @@ describe('chart page', () => {
     setUp();
     renderApp('/dashboard/charts/NOPE');
 
-    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('No chart for NOPE: No market NOPE');
+    expect(await screen.findByRole('alert', {}, FIRST_RENDER)).toHaveTextContent('No chart for NOPE: No market NOPE');
     expect(screen.getByRole('link', { name: 'Back to your watchlists' })).toHaveAttribute('href', '/dashboard/watchlists');
     expect(screen.queryByTestId('price-chart')).not.toBeInTheDocument();
   });
@@ -240,14 +243,14 @@ describe('chart page', () => {
     setUp();
     renderApp('/dashboard/charts/SOLUSDT');
 
-    expect(await screen.findByText(/No 1 hour bars are stored for SOLUSDT yet/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/No 1 hour bars are stored for SOLUSDT yet/, {}, FIRST_RENDER)).toBeInTheDocument();
   });
 
   it('shows the backfill in progress on a fresh system and draws its bars when they arrive, without a reload', async () => {
     const fake = setUp();
     fake.bars.set('ETHUSDT 1d', { simulated: false, bars: risingBars(1, '2026-11-20T00:00:00.000Z', 86_400_000), backfillPending: true });
     renderApp('/dashboard/charts/ETHUSDT');
-    await screen.findByRole('radio', { name: '1 day' }, { timeout: 5000 });
+    await screen.findByRole('radio', { name: '1 day' }, FIRST_RENDER);
     fireEvent.click(screen.getByRole('radio', { name: '1 day' }));
 
     expect(await screen.findByText(/Fetching the rest of ETHUSDT’s 1 day history: one bar is stored so far/)).toBeInTheDocument();
@@ -256,7 +259,7 @@ describe('chart page', () => {
 
     // The worker writes the history; the page asks again by itself and draws it.
     fake.bars.set('ETHUSDT 1d', { simulated: false, bars: risingBars(300, '2025-01-25T00:00:00.000Z', 86_400_000) });
-    await waitFor(() => expect(liveSeries(currentChart(), 'Candlestick')[0]?.data).toHaveLength(300), { timeout: 5000 });
+    await waitFor(() => expect(liveSeries(currentChart(), 'Candlestick')[0]?.data).toHaveLength(300), FIRST_RENDER);
     expect(screen.queryByText(/Fetching the rest/)).not.toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'ETHUSDT 1d candlestick chart' })).toHaveAccessibleDescription(/^300 1d bars of ETHUSDT/);
     expect(barCalls(fake).length).toBe(asked + 1);
@@ -267,7 +270,7 @@ describe('chart page', () => {
     fake.bars.set('SOLUSDT 1h', { simulated: false, bars: [], backfillPending: true });
     renderApp('/dashboard/charts/SOLUSDT');
 
-    expect(await screen.findByText(/Fetching SOLUSDT’s 1 hour history from the price source/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/Fetching SOLUSDT’s 1 hour history from the price source/, {}, FIRST_RENDER)).toBeInTheDocument();
     expect(screen.queryByText(/No 1 hour bars are stored/)).not.toBeInTheDocument();
   });
 

@@ -2,6 +2,7 @@ import { Suspense, useEffect, useId, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useAlertCheck } from '../alerts/use-alert-check';
 import { useSession } from '../accounts/session-provider';
+import { BillingBanners } from '../billing/billing-banners';
 import { DASHBOARD_AREAS, currentDashboardArea } from './dashboard-nav';
 import './dashboard.css';
 
@@ -52,6 +53,7 @@ export function DashboardLayout() {
         </ul>
       </nav>
       <div className="dashboard__content">
+        <BillingBanners />
         <Suspense
           fallback={
             <p role="status" className="page-loading">

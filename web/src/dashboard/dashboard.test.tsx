@@ -39,7 +39,7 @@ describe('dashboard navigation', () => {
     const router = renderApp('/dashboard');
     const nav = within(await screen.findByRole('navigation', { name: 'Dashboard' }));
 
-    expect(nav.getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Exchanges', 'Alerts', 'COT', 'Insiders', 'Whales', 'Watchlists', 'Charts', 'Activity', 'Settings']);
+    expect(nav.getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Exchanges', 'Alerts', 'COT', 'Insiders', 'Whales', 'Yields', 'Predictions', 'Lock-ups', 'Chat', 'Watchlists', 'Charts', 'Activity', 'Settings']);
     for (const area of DASHBOARD_AREAS) {
       await act(() => router.navigate(area.to));
       const heading = await screen.findByRole('heading', { level: 1 });

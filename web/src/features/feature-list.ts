@@ -200,6 +200,84 @@ export const FEATURE_LIST: readonly Feature[] = [
     },
   },
   {
+    id: 'yields',
+    title: 'Liquidity-pool yields you can audit',
+    blurb:
+      'DeFi pool yields from DefiLlama and Uniswap with Tickerbell’s own fee APR beside the advertised APY, a flag when the two disagree, and a 0 to 100 score whose every part is shown. Set alerts on APR, a yield spike, a TVL drop or volume/TVL, by push, email or Telegram, that do not flap around your level.',
+    icon: 'pulse',
+    route: '/dashboard/yields',
+    group: 'research',
+    details: [
+      'DefiLlama’s list of pools is read every hour; the biggest pools of each chain, and every pool someone has an alert on, get a stored snapshot each hour, with Uniswap v3’s daily volume, fees and TVL.',
+      'Fee APR over 24 hours, 7 days and 30 days is computed from fees and average TVL and shown beside DefiLlama’s APY, its base and reward parts, with a flag when they disagree beyond a stated tolerance.',
+      'Alerts on APR above or below a level, an APR spike over its 30-day mean, a TVL drop within a window, or volume/TVL above a level; after firing, an alert waits for its cooldown and re-arms only once the value is back past the threshold.',
+    ],
+    planLine: 'Pool yields, explained scores and yield alerts by push, email and Telegram',
+    source: 'Liquidity-pool yields: DefiLlama’s public yields API and the Uniswap v3 subgraph.',
+    method: {
+      heading: 'Liquidity-pool yields',
+      text: 'Fee APR = fees × 365 / average TVL over 24 hours, 7 and 30 days; volume/TVL; the disagreement flag against DefiLlama’s APY; and a score from seven weighted parts (fee APR, volume/TVL, TVL stability, mu against sigma, the outlier flag, the organic share of the APY, closeness to the 30-day mean).',
+      link: { to: '/research/yields', label: 'See the top pools and their score breakdown' },
+    },
+  },
+  {
+    id: 'predictions',
+    title: 'Prediction markets and an honest forecasting scorecard',
+    blurb:
+      'Polymarket’s markets with their prices read as probabilities. Record your own forecast as a probability, a percentage or odds, and a scorecard tells you whether you beat the market price at the moment you forecast, with calibration, Brier and log scores, and alerts when a market looks mispriced.',
+    icon: 'positions',
+    route: '/dashboard/predictions',
+    group: 'research',
+    details: [
+      'Open markets are read from Polymarket every few minutes, new, changed and closed ones alike, and Tickerbell keeps its own price snapshot every 15 minutes of every market someone forecasts or follows, so a market’s chart survives its resolution.',
+      'Type a forecast as 0.62, 62 % or odds of 3:2. Every edit stays in your history, and each forecast is scored against the market price of its own moment: accuracy, the Brier and log scores beside the market’s, calibration in ten bins with 95 % intervals, scores by month, and your best and weakest categories.',
+      'A market is flagged as mispriced when the price you could actually trade at, after fees, is away from a fair value: the consensus of Tickerbell’s forecasters weighted by their track record, or what the other outcomes of the same event imply. Follow a market or a category to be notified.',
+    ],
+    planLine: 'Prediction market browser, forecast scorecard and mispricing alerts',
+    source: 'Prediction markets: Polymarket’s public market data (the Gamma markets and events API and order book prices), with Tickerbell’s own price snapshots.',
+    method: {
+      heading: 'Prediction markets',
+      text: 'Brier score (the mean squared difference between forecast and outcome), log score (the mean log of the probability given to what happened), the reliability, resolution and uncertainty decomposition, calibration bins with Wilson 95 % intervals, and skill: the same scores of the market price at each forecast’s moment, compared with yours.',
+      link: { to: '/research/predictions', label: 'See the markets now and how our forecasters score' },
+    },
+  },
+  {
+    id: 'lockups',
+    title: 'IPO lock-up expirations, scored',
+    blurb:
+      'The day insiders and early investors may first sell after an IPO, read from the prospectus itself, one row per release step. Each expiry gets a 0 to 100 score for the selling pressure studies find, with every factor shown, and alerts 14, 7 or 1 days before.',
+    icon: 'clock',
+    route: '/dashboard/lockups',
+    group: 'research',
+    details: [
+      'Final prospectuses (424B4) are found in SEC EDGAR’s daily index and read for the lock-up period, who is bound, staged releases and early-release price triggers; the clause is kept and quoted. Wording that is not read with certainty is marked for review, never given a guessed date.',
+      'The score adds named factors with their weights and studies: VC backing, the share of the float unlocking, the run-up since the IPO, recent volume, a high-tech or biotech sector and the underwriters’ tier. Price triggers are checked daily against closing prices.',
+      'A month calendar and a list filtered by score, share of the float, industry and VC backing; follow a ticker or every lock-up above a score to be notified before the date and on the day.',
+    ],
+    planLine: 'IPO lock-up calendar, risk scores and expiry alerts',
+    source: 'IPO lock-ups: the final prospectuses (424B4) filed on SEC EDGAR, shares outstanding from the SEC’s XBRL company facts, and daily prices from the prices feature.',
+    method: {
+      heading: 'IPO lock-ups',
+      text: 'Expiry = the prospectus date plus the lock-up period, per release step; a 0–100 score summing VC backing, float unlocking, run-up, volume, sector and underwriter tier (Field and Hanka 2001; Brav and Gompers 2003; Bradley et al. 2001).',
+      link: { to: '/research/lockups', label: 'See the lock-ups ending in the next 30 days' },
+    },
+  },
+  {
+    id: 'chat',
+    title: 'Trader chat rooms, live and calm',
+    blurb:
+      'A room for each major pair and general rooms, as live as the price feed: $BTC-style cashtags show the latest price, each message can carry a bullish or bearish tag, replies open a thread beside the room, and the rooms with unread messages and mentions of you come first.',
+    icon: 'people',
+    route: '/dashboard/chat',
+    group: 'watch',
+    details: [
+      'Messages reach everyone in the room the moment they are posted, with reactions, edits, typing and who is online; a room opens at your first unread message, and unread and mention counts are kept by the server, so every tab and device agrees.',
+      'Mentions and replies to your messages are gathered in one view and notified even in rooms you set to mentions only; mute a room for an hour, eight hours or until you unmute it, and choose sounds and desktop notifications.',
+      'Moderators delete messages, mute and ban members citing the rule broken, work through reported messages and keep an audit log; posting is rate-limited, rooms can run in slow mode, new accounts cannot post links, and you can block anyone.',
+    ],
+    planLine: 'Live chat rooms with cashtag prices, threads and mentions',
+  },
+  {
     id: 'accounts',
     title: 'Accounts and teams',
     blurb: 'Sign in with a password or Google, invite colleagues to a team with their roles, and keep an activity log of who joined and what changed.',
@@ -212,6 +290,21 @@ export const FEATURE_LIST: readonly Feature[] = [
       'Deleting your account removes your alerts, follows and subscriptions at once.',
     ],
     planLine: 'Teams with invitations, roles and an activity log',
+  },
+  {
+    id: 'billing',
+    title: 'Team plans, or everything free when self-hosted',
+    blurb:
+      'Run your own install and every feature is yours, within the limits you set. On a hosted install, a team starts free and upgrades to Pro or Team through Stripe Checkout, pays per seat, and manages invoices and cards in Stripe’s customer portal.',
+    icon: 'install',
+    route: '/dashboard/settings/billing',
+    group: 'desk',
+    details: [
+      'Without Stripe keys billing is off: every team has the self-hosted plan, whose limits the operator sets (unlimited by default), and the pricing page says so.',
+      'With billing on, a team owner or admin chooses a plan; the subscription counts one seat per member and follows the team as people join or leave, with a free trial where the plan has one.',
+      'Every limit (active alerts, watchlists, watched wallets, follows, seats) and paid feature (alert webhooks, Telegram) is checked in one place. A failed payment keeps everything working for a grace period, then the account turns read-only: nothing is deleted.',
+    ],
+    planLine: 'Per-team plans with seats, or every feature free on a self-hosted install',
   },
   {
     id: 'theme',

@@ -1,7 +1,12 @@
 // Calls to the api's notification centre (/api/notifications, built in the market-hours issue).
 // State-changing calls carry the csrf token as the x-csrf-token header, fetched the same way the
 // session calls fetch it (getCsrfToken from accounts/auth-client).
-import type { NotificationListResponse } from '@tickerbell/jobs/notifications/shapes';
+import type {
+  NotificationChannelsResponse,
+  NotificationListResponse,
+  TelegramCodeResponse,
+  TelegramStatusResponse,
+} from '@tickerbell/jobs/notifications/shapes';
 import { apiRequest, isRecord } from '../api/client';
 import { sendWithCsrf } from '../accounts/auth-client';
 import { parseNotification, type AppNotification } from './notification-store';
@@ -74,4 +79,62 @@ export function savePushSubscription(subscription: PushSubscriptionJSON): Promis
 /** DELETE `{ endpoint }`; 204. */
 export function deletePushSubscription(endpoint: string): Promise<void> {
   return withCsrf(PUSH_SUBSCRIPTIONS_PATH, 'DELETE', () => undefined, { endpoint });
+}
+
+// ---- Delivery channels and Telegram (settings) ----
+
+export const NOTIFICATION_CHANNELS_PATH = '/api/notifications/channels';
+export const TELEGRAM_PATH = '/api/notifications/telegram';
+
+function configuredFlag(body: Record<string, unknown>, key: string): boolean {
+  const value = body[key];
+  if (!isRecord(value) || typeof value.configured !== 'boolean') throw new TypeError(`channels: expected ${key}.configured`);
+  return value.configured;
+}
+
+export function parseNotificationChannels(body: unknown): NotificationChannelsResponse {
+  if (!isRecord(body)) throw new TypeError('channels: expected { email, telegram }');
+  return { email: { configured: configuredFlag(body, 'email') }, telegram: { configured: configuredFlag(body, 'telegram') } };
+}
+
+/** GET: whether this server really sends email (SMTP) and has a Telegram bot. */
+export function fetchNotificationChannels(signal?: AbortSignal): Promise<NotificationChannelsResponse> {
+  return apiRequest(NOTIFICATION_CHANNELS_PATH, { signal, parse: parseNotificationChannels });
+}
+
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+export function parseTelegramStatus(body: unknown): TelegramStatusResponse {
+  if (!isRecord(body) || typeof body.configured !== 'boolean' || typeof body.linked !== 'boolean') {
+    throw new TypeError('telegram: expected { configured, linked, ... }');
+  }
+  return {
+    configured: body.configured,
+    botUsername: stringOrNull(body.botUsername),
+    linked: body.linked,
+    chatUsername: stringOrNull(body.chatUsername),
+    linkedAt: stringOrNull(body.linkedAt),
+  };
+}
+
+export function parseTelegramCode(body: unknown): TelegramCodeResponse {
+  if (!isRecord(body) || typeof body.code !== 'string' || typeof body.expiresAt !== 'string' || typeof body.botUsername !== 'string' || typeof body.link !== 'string') {
+    throw new TypeError('telegram: expected { code, expiresAt, botUsername, link }');
+  }
+  return { code: body.code, expiresAt: body.expiresAt, botUsername: body.botUsername, link: body.link };
+}
+
+/** GET: configured?, the bot, and the user's linked chat. */
+export function fetchTelegramStatus(signal?: AbortSignal): Promise<TelegramStatusResponse> {
+  return apiRequest(TELEGRAM_PATH, { signal, parse: parseTelegramStatus });
+}
+
+/** POST: a new one-time code (earlier ones stop working). */
+export function createTelegramCode(): Promise<TelegramCodeResponse> {
+  return withCsrf(`${TELEGRAM_PATH}/code`, 'POST', parseTelegramCode);
+}
+
+/** DELETE: unlinks the chat; answers the new state. */
+export function unlinkTelegram(): Promise<TelegramStatusResponse> {
+  return withCsrf(TELEGRAM_PATH, 'DELETE', parseTelegramStatus);
 }

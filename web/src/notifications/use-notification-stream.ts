@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { isRecord } from '../api/client';
 import { parseStreamPrice, publishLivePrice } from '../prices/live-prices';
 import { parseStreamWhale, publishLiveWhale } from '../whales/whales-live';
+import { parseStreamChat, publishChatEvent, publishStreamOpen } from '../chat/chat-stream';
 import { NOTIFICATION_TYPES, type NotificationType } from '@tickerbell/jobs/notifications/shapes';
 import { useNotifications, type NewNotification } from './notification-provider';
 
@@ -89,13 +90,23 @@ export function useNotificationStream(
       const transfer = typeof event.data === 'string' ? parseStreamWhale(event.data) : null;
       if (transfer) publishLiveWhale(transfer);
     };
+    // Chat events too, and each (re)connection so an open room fills what it missed (chat/chat-stream).
+    const onChat = (event: MessageEvent): void => {
+      const chat = typeof event.data === 'string' ? parseStreamChat(event.data) : null;
+      if (chat) publishChatEvent(chat);
+    };
+    const onOpen = (): void => publishStreamOpen();
     source.addEventListener('notification', onNotification);
     source.addEventListener('price', onPrice);
     source.addEventListener('whale', onWhale);
+    source.addEventListener('chat', onChat);
+    source.addEventListener('open', onOpen);
     return () => {
       source.removeEventListener('notification', onNotification);
       source.removeEventListener('price', onPrice);
       source.removeEventListener('whale', onWhale);
+      source.removeEventListener('chat', onChat);
+      source.removeEventListener('open', onOpen);
       source.close();
     };
   }, [enabled, createEventSource, url, notify]);

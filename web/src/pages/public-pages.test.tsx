@@ -3,7 +3,7 @@ import { removeFetch } from '../../test/fake-fetch';
 import { installFakeApi, renderApp } from '../../test/render-app';
 import { FOOTER_COLUMNS, HEADER_LINKS } from '../layout/site-links';
 import { FEATURE_LIST } from '../features/feature-list';
-import { FREE_ALERT_LIMIT } from './pricing-page';
+import { INCLUDED } from './pricing-page';
 
 const FORBIDDEN = /lorem|ipsum|placeholder|coming soon|todo|tbd/i;
 
@@ -42,14 +42,29 @@ describe('features page', () => {
 });
 
 describe('pricing page', () => {
-  it('offers the one plan this build has, with its alert limit and every feature, and no payment', async () => {
-    installFakeApi(null);
+  it('says the install is self-hosted when billing is off: one plan with the operator’s limits, and every feature', async () => {
+    const selfHosted = {
+      key: 'self-hosted',
+      name: 'Self-hosted',
+      summary: 'Billing is off on this install: every account has every feature, within the limits its operator set.',
+      limits: { activeAlerts: 100, watchlists: null, whaleWatches: null, yieldAlerts: null, lockupFollows: null, insiderFollows: null, chatRoomsCreated: null, seats: null },
+      features: { webhooks: true, telegram: true },
+    };
+    installFakeApi(null, (path) =>
+      path === '/api/billing/pricing'
+        ? { status: 200, body: { billing: 'off', defaultPlan: selfHosted, plans: [{ ...selfHosted, productName: null, description: null, prices: [] }] } }
+        : { status: 404, body: { error: { code: 'not_found', message: 'Not found' } } },
+    );
     renderApp('/pricing');
     await screen.findByRole('heading', { level: 1, name: 'Pricing' });
 
-    const plan = screen.getByRole('listitem', { name: 'Free' });
-    expect(within(plan).getByText(new RegExp(`Up to ${FREE_ALERT_LIMIT} active alerts`))).toBeInTheDocument();
-    expect(within(plan).getAllByRole('listitem')).toHaveLength(FEATURE_LIST.length);
+    const plan = await screen.findByRole('listitem', { name: 'Self-hosted' });
+    expect(within(plan).getByText('100 active alerts')).toBeInTheDocument();
+    expect(within(plan).getByText('Unlimited watchlists')).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent(/self-hosted: billing is off, so there is nothing to pay/);
+    const included = screen.getByRole('heading', { name: 'Every plan includes' }).parentElement!;
+    expect(within(included).getAllByRole('listitem')).toHaveLength(FEATURE_LIST.length);
+    expect(INCLUDED).toHaveLength(FEATURE_LIST.length);
     expect(screen.getByRole('main')).toHaveTextContent(/operator of each install decides how many alerts/);
   });
 });

@@ -8,6 +8,10 @@ import { CliError } from './cli-error';
 import { registerCotCommands } from './cot.command';
 import { registerInsidersCommands } from './insiders.command';
 import { registerWhalesCommands } from './whales.command';
+import { registerPredictionsCommands } from './predictions.command';
+import { registerYieldsCommands } from './yields.command';
+import { registerLockupsCommands } from './lockups.command';
+import { registerBillingCommands } from './billing.command';
 import { registerAccountsCommands } from './accounts.command';
 import { registerMarketHoursCommands } from './market-hours.command';
 import { formatQueueCounts, queueCounts } from './queues.command';
@@ -98,6 +102,10 @@ export function buildProgram(context: () => CliContext, io: CliIo): Command {
   registerCotCommands(program, context, io);
   registerInsidersCommands(program, context, io);
   registerWhalesCommands(program, context, io);
+  registerPredictionsCommands(program, context, io);
+  registerYieldsCommands(program, context, io);
+  registerLockupsCommands(program, context, io);
+  registerBillingCommands(program, context, io);
   return program;
 }
 

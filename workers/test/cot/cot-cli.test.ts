@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import { testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
+import { testQueuePrefix } from '@tickerbell/jobs/testing/test-redis';
 import { zipFile } from '@tickerbell/jobs/testing/zip-file';
-import { runCli } from '../../src/cli/main';
+import { runCliCaptured } from '../cli-capture';
 
 const SAMPLE = join(__dirname, '../../../jobs/test/fixtures/cot/cftc_tff_futures_only_2022_sample.csv');
 
@@ -25,15 +25,7 @@ describe('CLI: import cot and cot analytics', () => {
     await zipDb.drop();
   });
 
-  async function cli(args: string[], databaseUrl = db.url) {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix }, {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-    });
-    return { code, out, err };
-  }
+  const cli = (args: string[], databaseUrl = db.url) => runCliCaptured(args, databaseUrl, prefix);
 
   it('imports the yearly CSV with progress, and computes the analytics', async () => {
     const result = await cli(['import', 'cot', SAMPLE]);

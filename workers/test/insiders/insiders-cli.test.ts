@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { FORM4_SAMPLE_FILES, INSIDERS_RECORDINGS_DIR } from '@tickerbell/jobs/insiders';
-import { testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
-import { runCli } from '../../src/cli/main';
+import { testQueuePrefix } from '@tickerbell/jobs/testing/test-redis';
+import { runCliCaptured } from '../cli-capture';
 
 const recorded = (file: string) => join(INSIDERS_RECORDINGS_DIR, file);
 const NCV = recorded('sec_form4_NCV_2007-08-17_code_P_X0202_pem-wrapped_fullsubmission.txt');
@@ -23,12 +23,7 @@ describe('CLI: import insiders and insiders filing (the recorded real filings)',
     await db.drop();
   });
 
-  async function cli(args: string[]) {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix }, { out: (t) => (out += t), err: (t) => (err += t) });
-    return { code, out, err };
-  }
+  const cli = (args: string[]) => runCliCaptured(args, db.url, prefix);
 
   it('imports every wrapper (full submission, .nc, bare XML), one line per file, and says a non-Form-4 file is not one', async () => {
     const files = FORM4_SAMPLE_FILES.map(recorded);

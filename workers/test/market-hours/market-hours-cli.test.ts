@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
 import { BUNDLED_EXCHANGE_CALENDARS_PATH } from '@tickerbell/jobs/market-hours';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
-import { runCli } from '../../src/cli/main';
+import { runCliCaptured } from '../cli-capture';
 
 const NYSE_FILE = path.join(__dirname, '..', '..', '..', 'jobs', 'test', 'fixtures', 'market-hours', 'nyse_holidays_early_closes_2025-2027.csv');
 
@@ -23,15 +23,7 @@ describe('operator CLI: market-hours', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function cli(args: string[]) {
-    let out = '';
-    let err = '';
-    const code = await runCli(['market-hours', ...args], { DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix }, {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-    });
-    return { code, out, err };
-  }
+  const cli = (args: string[]) => runCliCaptured(['market-hours', ...args], db.url, prefix);
 
   it('import loads a calendar file and prints what changed; a second import changes nothing', async () => {
     const first = await cli(['import', BUNDLED_EXCHANGE_CALENDARS_PATH]);
