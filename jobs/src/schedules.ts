@@ -1,3 +1,4 @@
+import type { DomainConfigs } from './domains';
 import type { JobName, JobPayload } from './registry';
 
 // Each domain lists its schedules (<domain>.schedules.ts); SCHEDULES (domains.ts) assembles them.
@@ -15,4 +16,9 @@ export interface ScheduleDefinition<N extends JobName = JobName> {
   data: JobPayload<N>;
   repeat: ScheduleRepeat;
   description: string;
+  /**
+   * Whether this deployment runs it, from the domains' configuration (default: always). A schedule
+   * whose source is not configured is not registered, and is removed if an earlier start registered it.
+   */
+  enabled?: (configs: DomainConfigs) => boolean;
 }

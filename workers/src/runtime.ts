@@ -77,9 +77,10 @@ export function createProcessor(
 
 export async function startWorkers(options: WorkersRuntimeOptions): Promise<WorkersRuntime> {
   const clock = options.clock ?? systemClock;
+  const domainConfigs = options.domains ?? defaultDomainConfigs();
   const domains = options.handlers
     ? undefined
-    : startDomains(options.domains ?? defaultDomainConfigs(), { dataSource: options.dataSource, queues: options.queues, clock, logger: options.logger });
+    : startDomains(domainConfigs, { dataSource: options.dataSource, queues: options.queues, clock, logger: options.logger });
   const replaced = new Set((options.overrides ?? []).map((h) => h.name));
   const handlers = indexHandlers([
     ...(options.handlers ?? domains!.handlers).filter((h) => !replaced.has(h.name)),
@@ -113,7 +114,8 @@ export async function startWorkers(options: WorkersRuntimeOptions): Promise<Work
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  const schedules = await registerSchedules(options.queues, options.schedules ?? SCHEDULES, queueNames);
+  const wanted = (options.schedules ?? SCHEDULES).filter((schedule) => schedule.enabled?.(domainConfigs) ?? true);
+  const schedules = await registerSchedules(options.queues, wanted, queueNames);
   options.logger.info(
     { queues: queueNames, schedules: schedules.registered, removedSchedules: schedules.removed },
     'workers ready',

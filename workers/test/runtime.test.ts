@@ -2,7 +2,7 @@ import { QueueEvents } from 'bullmq';
 import type Redis from 'ioredis';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '@tickerbell/entities/src/testing/test-database';
-import { JobQueues, SCHEDULES, createWorkerConnection, defineHandler, fixedClock, type JobHandler, type ScheduleDefinition } from '@tickerbell/jobs';
+import { JobQueues, SCHEDULES, createWorkerConnection, defaultDomainConfigs, defineHandler, fixedClock, type DomainConfigs, type JobHandler, type ScheduleDefinition } from '@tickerbell/jobs';
 import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { startWorkers, type WorkersRuntime } from '../src/runtime';
 
@@ -43,7 +43,7 @@ describe('workers runtime on real PostgreSQL and Redis', () => {
     opened.queues.push(queues);
     const events = new QueueEvents('housekeeping', { connection: { url: testRedisUrl() }, prefix });
     opened.events.push(events);
-    const start = async (overrides: { overrides?: JobHandler[]; schedules?: ScheduleDefinition[] } = {}) => {
+    const start = async (overrides: { overrides?: JobHandler[]; schedules?: ScheduleDefinition[]; domains?: DomainConfigs } = {}) => {
       const runtime = await startWorkers({
         dataSource: db.dataSource,
         connection,
@@ -129,5 +129,22 @@ describe('workers runtime on real PostgreSQL and Redis', () => {
     expect(again.schedules.removed).toEqual(['housekeeping.retired']);
     const ids = (await second.queues.queue('housekeeping').getJobSchedulers()).map((s) => s.key);
     expect(ids).toEqual(SCHEDULES.filter((s) => s.job.startsWith('housekeeping.')).map((s) => s.id));
+  });
+
+  it('registers a schedule only where its source is configured (Telegram updates with a bot token), and removes it when the token goes', async () => {
+    const prefix = testQueuePrefix();
+    const telegramIds = async (queues: JobQueues) => (await queues.queue('notifications').getJobSchedulers()).map((s) => s.key);
+    const withToken = setup(prefix);
+    const defaults = defaultDomainConfigs();
+    const configured: DomainConfigs = { ...defaults, notifications: { ...defaults.notifications, TELEGRAM_BOT_TOKEN: '123:test-token' } };
+    const first = await withToken.start({ domains: configured });
+    expect(first.schedules.registered).toContain('notifications.telegram-updates');
+    expect(await telegramIds(withToken.queues)).toEqual(['notifications.telegram-updates']);
+    // The next start without a token (the defaults have none) takes it away.
+    const without = setup(prefix);
+    const second = await without.start();
+    expect(second.schedules.registered).not.toContain('notifications.telegram-updates');
+    expect(second.schedules.removed).toEqual(['notifications.telegram-updates']);
+    expect(await telegramIds(without.queues)).toEqual([]);
   });
 });
