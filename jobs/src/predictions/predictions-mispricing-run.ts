@@ -138,8 +138,11 @@ function evaluateConsensus(
         forecasters: consensus.forecasters,
         withRecord: consensus.withRecord,
         totalWeight: round4(consensus.totalWeight),
+        recordQuality: consensus.recordQuality === null ? null : round4(consensus.recordQuality),
         consensusDays: settings.consensusDays,
-        weights: consensus.weights,
+        // Aggregates only: the alert is shown to everyone, and the forecasts of an open market stay
+        // their authors' own (a list of probabilities, even without user ids, gives them away in a
+        // market with few forecasters).
         ...priceDetails(market, exec, gap, settings),
       },
     }),

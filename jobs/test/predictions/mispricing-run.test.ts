@@ -183,7 +183,10 @@ describe('predictions: the mispricing run and its notifications (real PostgreSQL
       resolved_at: null,
     });
     expect(alert.details).toMatchObject({ rule: 'consensus', forecasters: 3, priceBasis: 'book', priceSource: 'market', side: 'buy_yes', bid: 0.6, ask: 0.62, feeRate: 0, closesBelow: 0.03 });
-    expect(alert.details.weights).toEqual([0.7, 0.71, 0.72].map((p) => ({ p, weight: 0.625, resolved: 10 })));
+    expect(alert.details).toMatchObject({ withRecord: 3, totalWeight: 1.875 });
+    // No forecaster's own probability in what everyone is shown.
+    expect(alert.details).not.toHaveProperty('weights');
+    expect(JSON.stringify(alert.details)).not.toMatch(/0\.7[02]\b/);
     await deliver();
     expect(await notified(alert.id)).toEqual(['alice', 'bob', 'carol']);
     const [sent] = await q<{ title: string; message: string; activity_type: string; details: { url: string; marketId: number } }>(
