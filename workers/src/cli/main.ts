@@ -43,6 +43,9 @@ export class CliContext {
 
   async close(): Promise<void> {
     await this.jobQueues?.close();
+    // A command that failed before using Redis closes it while it still connects: its ready check then
+    // fails ("Stream isn't writeable"), an error nobody waits for (ioredis would print it as unhandled).
+    this.redis?.on('error', () => undefined);
     this.redis?.disconnect();
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
   }
