@@ -8,6 +8,7 @@ import {
   ChatNotification,
   ChatReport,
   ChatRoom,
+  ChatRoomInvite,
   ChatRoomMember,
   ChatThreadFollow,
   MessageReaction,
@@ -86,6 +87,7 @@ export const ENTITIES: Function[] = [
   ChatReport,
   ChatModerationAction,
   ChatBlock,
+  ChatRoomInvite,
   // whales
   WhaleAddress,
   UserWatchlist,

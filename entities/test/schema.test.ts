@@ -350,6 +350,18 @@ const EXPECTED_COLUMNS: Record<string, Record<string, string>> = {
     desktop_notifications: 'boolean' + NN,
     show_online_status: 'boolean' + NN,
   },
+  // Invite links to private rooms (issue 18): the code's SHA-256 only, never the code.
+  chat_room_invites: {
+    id: 'integer' + NN,
+    room_id: 'integer' + NN,
+    code_hash: 'character(64)' + NN,
+    created_by: 'integer',
+    created_at: TSTZ + NN,
+    expires_at: TSTZ + NN,
+    max_uses: 'integer',
+    uses: 'integer' + NN,
+    revoked_at: TSTZ,
+  },
   // --- whale tracking
   whale_addresses: {
     address: VC(42) + NN,
@@ -773,6 +785,18 @@ describe('schema built by the migrations', () => {
       const insert = () => sql(`INSERT INTO prediction_markets (polymarket_id, question, slug, content_hash, data_source, synced_at) VALUES ('pm-1', 'Will it rain?', 'will-it-rain', 'h', 'import', now())`);
       await insert();
       await expectUniqueViolation(insert(), 'uq_prediction_markets_polymarket_id');
+    });
+
+    it('rejects a second chat invite with the same code hash, and a use limit below 1', async () => {
+      const [{ id: roomId }] = await sql(`INSERT INTO chat_rooms (name, is_private) VALUES ('Invites', true) RETURNING id`);
+      const insert = (maxUses: number | null) =>
+        sql(`INSERT INTO chat_room_invites (room_id, code_hash, expires_at, max_uses) VALUES ($1, $2, now() + interval '1 day', $3)`, [roomId, 'a'.repeat(64), maxUses]);
+      await insert(null);
+      await expectUniqueViolation(insert(5), 'uq_chat_room_invites_code_hash');
+      await expect(sql(`INSERT INTO chat_room_invites (room_id, code_hash, expires_at, max_uses) VALUES ($1, $2, now(), 0)`, [roomId, 'b'.repeat(64)])).rejects.toMatchObject({
+        code: '23514',
+        constraint: 'chk_chat_room_invites_max_uses',
+      });
     });
 
     it('rejects a duplicate insider company ticker or CIK, and a duplicate insider CIK', async () => {

@@ -45,6 +45,7 @@ const LockupEventPage = lazyComponent(() => import('./lockups/lockups-pages').th
 // The chat screens share one chunk (chat/chat-pages).
 const ChatPage = lazyComponent(() => import('./chat/chat-pages').then((m) => m.ChatPage));
 const ChatMentionsPage = lazyComponent(() => import('./chat/chat-pages').then((m) => m.ChatMentionsPage));
+const ChatJoinPage = lazyComponent(() => import('./chat/chat-pages').then((m) => m.ChatJoinPage));
 const AboutPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.AboutPage));
 const TeamPage = lazyComponent(() => import('./pages/company-pages').then((m) => m.TeamPage));
 const GuidesPage = lazyComponent(() => import('./pages/guides-page').then((m) => m.GuidesPage));
@@ -143,6 +144,7 @@ export const routes: RouteObject[] = [
                   { path: 'lockups/:eventId', element: <LockupEventPage /> },
                   { path: 'chat', element: <ChatPage /> },
                   { path: 'chat/mentions', element: <ChatMentionsPage /> },
+                  { path: 'chat/join/:code', element: <ChatJoinPage /> },
                   { path: 'chat/:roomId', element: <ChatPage /> },
                   { path: 'watchlists', element: <WatchlistsPage /> },
                   { path: 'charts/:symbol?', element: <ChartsPage /> },

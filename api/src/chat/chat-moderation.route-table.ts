@@ -42,7 +42,7 @@ export const chatModerationRouteEntries: RouteInput[] = [
     method: 'POST',
     path: '/api/chat/rooms/:id/moderation',
     summary:
-      "A moderation action, written with its audit row: delete_message, mute (minutes, rule), unmute, ban (rule, minutes or permanent), unban, dismiss_report; a moderator cannot act on the owner or another moderator (403 cannot_target)",
+      "A moderation action, written with its audit row: delete_message, mute (minutes, rule), unmute, ban (rule, minutes or permanent), unban, dismiss_report, and for the owner only promote / demote (a member to moderator and back; 403 not_owner); a moderator cannot act on the owner or another moderator (403 cannot_target)",
     auth: 'user',
     params: chatModerationRoomParamsSchema,
     ids: { id: 'chat-room', userId: 'reference', reportId: 'reference' },

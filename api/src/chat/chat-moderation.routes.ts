@@ -44,13 +44,16 @@ const NEEDS: Record<ChatModerationInput['action'], readonly (keyof ChatModeratio
   ban: ['userId', 'rule'],
   unban: ['userId'],
   dismiss_report: ['reportId'],
+  promote: ['userId'],
+  demote: ['userId'],
 };
 
 /**
  * One moderation action (ChatModerationInput). What each action needs: delete_message a messageId;
  * mute a userId, minutes (1..CHAT_MUTE_MAX_MINUTES) and the rule broken; ban a userId and the rule
  * (minutes up to CHAT_SANCTION_MAX_MINUTES, or none: permanent); unmute and unban a userId;
- * dismiss_report a reportId. A missing field is a 400 naming it.
+ * dismiss_report a reportId; promote and demote (the owner only) a userId. A missing field is a 400
+ * naming it.
  */
 export const chatModerationBodySchema = z
   .object({

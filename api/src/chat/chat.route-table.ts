@@ -1,5 +1,6 @@
 import { defineRouteTable } from '../http/route-table';
 import {
+  chatCreateRoomBodySchema,
   chatHistoryQuerySchema,
   chatMarkReadBodySchema,
   chatMentionsQuerySchema,
@@ -12,7 +13,9 @@ import {
   chatReactionQuerySchema,
   chatRoomParamsSchema,
   chatRoomPreferencesBodySchema,
+  chatUpdateRoomBodySchema,
 } from './chat.routes';
+import { chatInvitesRouteEntries } from './chat-invites.route-table';
 import { chatModerationRouteEntries } from './chat-moderation.route-table';
 
 // A room id names a room of the chat: a public room anyone signed in may read, a private one its
@@ -29,6 +32,16 @@ export const chatRouteTable = defineRouteTable('chat', [
     response: 'json',
   },
   {
+    method: 'POST',
+    path: '/api/chat/rooms',
+    summary:
+      "Creates a room (type chat, public or private, optional description and slow mode) owned by the caller: the name is 3..60 characters and unique whatever the letter case (409 room_name_taken); the plan's chatRoomsCreated limit applies (403 plan_limit)",
+    auth: 'user',
+    body: { json: chatCreateRoomBodySchema },
+    response: 'json',
+    example: { body: { name: 'Altcoin desk', description: 'Small caps and new listings', isPrivate: true, slowModeSeconds: 30 } },
+  },
+  {
     method: 'GET',
     path: '/api/chat/rooms/:id',
     summary: "One room with the user's membership, unread and mention counts",
@@ -37,6 +50,17 @@ export const chatRouteTable = defineRouteTable('chat', [
     ids: { id: 'chat-room' },
     body: 'none',
     response: 'json',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/chat/rooms/:id',
+    summary: "Changes the room's name, description or slow mode: its owner only (403 not_owner); the same rules as creating it",
+    auth: 'user',
+    params: chatRoomParamsSchema,
+    ids: { id: 'chat-room' },
+    body: { json: chatUpdateRoomBodySchema },
+    response: 'json',
+    example: { body: { name: 'Altcoin desk (EU)', slowModeSeconds: 10 } },
   },
   {
     method: 'POST',
@@ -248,4 +272,5 @@ export const chatRouteTable = defineRouteTable('chat', [
     example: { body: { soundNotifications: false, showOnlineStatus: false } },
   },
   ...chatModerationRouteEntries,
+  ...chatInvitesRouteEntries,
 ]);

@@ -4,10 +4,12 @@ import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { chatMessageIdSchema } from './chat-params';
 import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
+import type { Entitlements } from '@tickerbell/jobs/billing';
 import {
   ChatError,
   addReaction,
   chatEnvSchema,
+  createRoom,
   deleteOwnMessage,
   editMessage,
   followThread,
@@ -30,14 +32,26 @@ import {
   setRoomPreferences,
   unfollowThread,
   updateChatPreferences,
+  updateRoom,
   type ChatConfig,
   type ChatDeps,
   type ChatErrorCode,
 } from '@tickerbell/jobs/chat';
-import { CHAT_HISTORY_MAX_LIMIT, CHAT_MESSAGE_MAX, CHAT_NOTIFY_LEVELS, CHAT_SENTIMENTS } from '@tickerbell/jobs/chat/shapes';
+import {
+  CHAT_HISTORY_MAX_LIMIT,
+  CHAT_MESSAGE_MAX,
+  CHAT_NOTIFY_LEVELS,
+  CHAT_ROOM_DESCRIPTION_MAX,
+  CHAT_ROOM_NAME_MAX,
+  CHAT_SENTIMENTS,
+  CHAT_SLOW_MODE_MAX_SECONDS,
+  type ChatCreateRoomInput,
+  type ChatUpdateRoomInput,
+} from '@tickerbell/jobs/chat/shapes';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError } from '../http/errors';
 import { int4Id, pathIdSchema } from '../http/input';
+import { chatInvitesRoutes } from './chat-invites.routes';
 import { chatModerationRoutes } from './chat-moderation.routes';
 
 export interface ChatRouteDeps {
@@ -55,6 +69,35 @@ export interface ChatRouteDeps {
 export { chatMessageIdSchema };
 
 export const chatRoomParamsSchema = z.object({ id: pathIdSchema });
+
+// A room's fields as typed: the store trims them and applies the rules (bad_room naming the field:
+// name 3..60 characters, description at most 280); far longer text is refused here already.
+const roomNameSchema = z.string().max(CHAT_ROOM_NAME_MAX * 4, `at most ${CHAT_ROOM_NAME_MAX} characters`);
+const roomDescriptionSchema = z.string().max(CHAT_ROOM_DESCRIPTION_MAX * 4, `at most ${CHAT_ROOM_DESCRIPTION_MAX} characters`).nullable();
+const slowModeSchema = z.number().int('whole seconds').min(0).max(CHAT_SLOW_MODE_MAX_SECONDS, `at most ${CHAT_SLOW_MODE_MAX_SECONDS} seconds`);
+
+/** POST /api/chat/rooms (ChatCreateRoomInput). */
+export const chatCreateRoomBodySchema = z
+  .object({
+    name: roomNameSchema,
+    description: roomDescriptionSchema.optional(),
+    isPrivate: z.boolean().optional(),
+    slowModeSeconds: slowModeSchema.optional(),
+  })
+  .strict();
+
+/** PATCH /api/chat/rooms/:id (ChatUpdateRoomInput): at least one field. */
+export const chatUpdateRoomBodySchema = z
+  .object({
+    name: roomNameSchema.optional(),
+    description: roomDescriptionSchema.optional(),
+    slowModeSeconds: slowModeSchema.optional(),
+  })
+  .strict()
+  .refine((body) => body.name !== undefined || body.description !== undefined || body.slowModeSeconds !== undefined, {
+    message: 'name, description or slowModeSeconds',
+    path: ['name'],
+  });
 export const chatMessageParamsSchema = z.object({ id: chatMessageIdSchema });
 
 /** Text as typed: the store trims it and refuses an empty one (empty_message); longer than 2,000 characters is refused here. */
@@ -142,6 +185,13 @@ export const CHAT_ERROR_STATUS: Record<ChatErrorCode, number> = {
   bad_cursor: 400,
   message_deleted: 409,
   already_reported: 409,
+  bad_room: 400,
+  room_name_taken: 409,
+  not_owner: 403,
+  role_unchanged: 409,
+  bad_invite: 400,
+  not_private: 409,
+  unknown_invite: 404,
 };
 
 /** A ChatError as the HttpError the error handler answers (field named in details, Retry-After when limited). */
@@ -179,14 +229,29 @@ const messageIdOf = (req: Request) => chatMessageParamsSchema.parse(req.params).
 
 // ---- routes --------------------------------------------------------------------------------------
 
-/** Chat: rooms, history, posting, reactions, threads, reads, mentions, presence, preferences; and C2's moderation routes. */
-export function chatRoutes(deps: ChatRouteDeps): Router {
+/**
+ * Chat: rooms (made by users too: the plan's chatRoomsCreated), history, posting, reactions,
+ * threads, reads, mentions, presence, preferences; C2's moderation routes; invite links.
+ */
+export function chatRoutes(deps: ChatRouteDeps & { entitlements: Entitlements }): Router {
   const router = Router();
   const chat = chatDepsOf(deps);
   const db = deps.dataSource;
 
   router.get('/chat/rooms', requireUser, async (req, res) => {
     res.set('Cache-Control', 'no-store').json({ rooms: await listRooms(db, sessionUser(req).id, chat().now) });
+  });
+
+  // An EntitlementError (plan_limit 403, read_only 402) goes to the app's entitlement handler.
+  router.post('/chat/rooms', requireUser, async (req, res) => {
+    const body: ChatCreateRoomInput = chatCreateRoomBodySchema.parse(req.body);
+    res.status(201).json(await http(() => createRoom({ ...chat(), entitlements: deps.entitlements }, sessionUser(req).id, body)));
+  });
+
+  router.patch('/chat/rooms/:id', requireUser, async (req, res) => {
+    const roomId = roomIdOf(req);
+    const body: ChatUpdateRoomInput = chatUpdateRoomBodySchema.parse(req.body);
+    res.json(await http(() => updateRoom(chat(), sessionUser(req).id, roomId, body)));
   });
 
   router.get('/chat/rooms/:id', requireUser, async (req, res) => {
@@ -313,5 +378,6 @@ export function chatRoutes(deps: ChatRouteDeps): Router {
   });
 
   router.use(chatModerationRoutes(deps));
+  router.use(chatInvitesRoutes(deps));
   return router;
 }

@@ -67,6 +67,7 @@ export const OWNED_RESOURCES = [
   'lockup-follow',
   'chat-room',
   'chat-message',
+  'chat-invite',
 ] as const;
 export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 

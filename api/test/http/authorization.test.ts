@@ -105,6 +105,8 @@ describe('authorization: every route with an owned id, as another user (real app
       );
       return message.id;
     },
+    // An invite link to the owner's private room, made through the api.
+    'chat-invite': async (owner, ids) => create(owner, `/api/chat/rooms/${await ids('chat-room')}/invites`, { expiresInHours: 24, maxUses: 5 }),
   };
 
   const idsOf = (owner: SignedIn) => {
@@ -184,6 +186,7 @@ describe('authorization: every route with an owned id, as another user (real app
     'lockup-follow': 2147483647,
     'chat-room': 2147483647,
     'chat-message': '999999999999',
+    'chat-invite': 2147483647,
   };
 
   it.each(variants.map((v) => [v.label, v] as const))('%s: refused, nothing changed', async (_label, { route, foreign }) => {

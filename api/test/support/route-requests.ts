@@ -110,7 +110,7 @@ export async function userDataSnapshot(dataSource: DataSource): Promise<Record<s
 async function snapshotQuery(dataSource: DataSource): Promise<string> {
   const tables: { table_name: string }[] = await dataSource.query(
     `SELECT DISTINCT table_name FROM information_schema.columns
-      WHERE table_schema = 'public' AND (column_name IN ('user_id', 'team_id', 'alert_id', 'watchlist_id') OR table_name IN ('users', 'teams', 'contact_messages'))
+      WHERE table_schema = 'public' AND (column_name IN ('user_id', 'team_id', 'alert_id', 'watchlist_id', 'created_by') OR table_name IN ('users', 'teams', 'contact_messages'))
         AND table_name <> 'sessions'
       ORDER BY table_name`,
   );

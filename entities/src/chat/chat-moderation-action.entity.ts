@@ -39,7 +39,7 @@ export class ChatModerationAction {
   @Column({ type: 'integer', nullable: true })
   reportId: number | null;
 
-  // delete_message | mute | unmute | ban | unban | dismiss_report.
+  // delete_message | mute | unmute | ban | unban | dismiss_report | promote | demote.
   @Column({ type: 'varchar', length: 20 })
   action: string;
 

@@ -20,7 +20,7 @@ export class ChatRoom {
   @Column({ type: 'varchar', length: 30, nullable: true })
   tradingPair: string | null;
 
-  // Private rooms are read and joined by their members only (added by an owner or moderator).
+  // Private rooms are read and joined by their members only (who come in by an invite link: chat_room_invites).
   @Column({ type: 'boolean', default: false })
   isPrivate: boolean;
 

@@ -8,3 +8,4 @@ export * from './chat-thread-follow.entity';
 export * from './chat-report.entity';
 export * from './chat-moderation-action.entity';
 export * from './chat-block.entity';
+export * from './chat-room-invite.entity';

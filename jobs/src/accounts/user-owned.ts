@@ -64,6 +64,7 @@ export const USER_OWNED_COLUMNS: readonly UserOwnedColumn[] = [
   { table: 'lockup_notices', column: 'user_id', deletion: 'delete' },
   // chat (messages, reactions, memberships, chat notifications and preferences above)
   { table: 'chat_rooms', column: 'created_by', deletion: 'keep: a room belongs to its members; who created it is its history' },
+  { table: 'chat_room_invites', column: 'created_by', deletion: "keep: an invite link is the room's; who made it is its history" },
   { table: 'chat_thread_follows', column: 'user_id', deletion: 'delete' },
   { table: 'chat_reports', column: 'reporter_id', deletion: 'delete' },
   { table: 'chat_reports', column: 'resolved_by', deletion: "keep: who resolved a report is the room's moderation history" },

@@ -239,7 +239,9 @@ export interface ChatModerationDeps {
   now: Date;
 }
 
-const TARGETED: ReadonlySet<ChatModerationAction> = new Set(['mute', 'unmute', 'ban', 'unban']);
+const TARGETED: ReadonlySet<ChatModerationAction> = new Set(['mute', 'unmute', 'ban', 'unban', 'promote', 'demote']);
+/** Appointing and removing moderators: the room's owner only. */
+const OWNER_ONLY: ReadonlySet<ChatModerationAction> = new Set(['promote', 'demote']);
 
 interface AuditInsert {
   roomId: number;
@@ -265,11 +267,22 @@ async function insertAudit(m: EntityManager, a: AuditInsert): Promise<number> {
 }
 
 /** Locks the target's membership row; cannot_target for oneself, the owner, or a moderator acted on by a moderator. */
-async function lockTarget(m: EntityManager, roomId: number, actorRole: 'owner' | 'moderator', actorId: number, targetId: number, field: string): Promise<{ role: ChatRole }> {
+async function lockTarget(
+  m: EntityManager,
+  roomId: number,
+  actorRole: 'owner' | 'moderator',
+  actorId: number,
+  targetId: number,
+  field: string,
+  now: Date,
+): Promise<{ role: ChatRole; banned: boolean }> {
   if (targetId === actorId) throw new ChatError('cannot_target', 'You cannot moderate yourself', { field });
   const users: { id: number }[] = await m.query(`SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL`, [targetId]);
   if (!users.length) throw new ChatError('unknown_user', 'No such user', { field });
-  const rows: { role: ChatRole }[] = await m.query(`SELECT role FROM chat_room_members WHERE room_id = $1 AND user_id = $2 FOR UPDATE`, [roomId, targetId]);
+  const rows: { role: ChatRole; banned: boolean }[] = await m.query(
+    `SELECT role, coalesce(banned_until > $3, false) AS banned FROM chat_room_members WHERE room_id = $1 AND user_id = $2 FOR UPDATE`,
+    [roomId, targetId, now],
+  );
   const target = rows[0];
   if (!target) throw new ChatError('not_member', 'That user is not a member of the room', { field });
   assertCanTarget(actorRole, target.role, field);
@@ -305,6 +318,9 @@ export function banReasonOf(rule: ChatRule, reason: string | null): string {
  *   becomes a member. The ban's reason cites the rule. Published: `member` left (ban) / joined
  *   (unban), so the live relay stops (resumes) sending the room to them.
  * - dismiss_report (reportId): the report is closed without action.
+ * - promote (userId): a member becomes a moderator; demote (userId): a moderator a member again.
+ *   The owner only (not_owner, 403, for a moderator); not the owner, not oneself (cannot_target),
+ *   not a banned member (cannot_target); role_unchanged (409) when there is nothing to change.
  * Missing fields for the action: the store throws a ChatError naming the field (the api's schema
  * refuses them first).
  */
@@ -317,19 +333,39 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
     const reason = input.reason?.trim() || null;
     const base = { roomId, moderatorId, rule, reason, now, reportId: null, messageId: null, until: null } as const;
 
+    if (OWNER_ONLY.has(input.action) && actorRole !== 'owner') {
+      throw new ChatError('not_owner', "Only the room's owner can appoint or remove moderators");
+    }
+
     if (TARGETED.has(input.action)) {
       const targetId = required(input.userId, 'userId');
-      await lockTarget(m, roomId, actorRole, moderatorId, targetId, 'userId');
+      const target = await lockTarget(m, roomId, actorRole, moderatorId, targetId, 'userId', now);
       switch (input.action) {
+        case 'promote': {
+          if (target.role === 'moderator') throw new ChatError('role_unchanged', 'That member is a moderator already', { field: 'userId' });
+          if (target.banned) throw new ChatError('cannot_target', 'A banned member cannot be a moderator: unban them first', { field: 'userId' });
+          await m.query(`UPDATE chat_room_members SET role = 'moderator' WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
+          published.push({ kind: 'standing', roomId, userId: targetId });
+          return insertAudit(m, { ...base, action: 'promote', targetUserId: targetId });
+        }
+        case 'demote': {
+          if (target.role !== 'moderator') throw new ChatError('role_unchanged', 'That member is not a moderator', { field: 'userId' });
+          await m.query(`UPDATE chat_room_members SET role = 'member' WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
+          published.push({ kind: 'standing', roomId, userId: targetId });
+          return insertAudit(m, { ...base, action: 'demote', targetUserId: targetId });
+        }
         case 'mute': {
           const minutes = required(input.minutes, 'minutes');
           required(input.rule, 'rule');
           const until = new Date(now.getTime() + minutes * 60_000);
           await m.query(`UPDATE chat_room_members SET muted_until = $3 WHERE room_id = $1 AND user_id = $2`, [roomId, targetId, until]);
+          // The muted member's open pages say so at once (not at their next post).
+          published.push({ kind: 'standing', roomId, userId: targetId });
           return insertAudit(m, { ...base, action: 'mute', targetUserId: targetId, until });
         }
         case 'unmute':
           await m.query(`UPDATE chat_room_members SET muted_until = NULL WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
+          published.push({ kind: 'standing', roomId, userId: targetId });
           return insertAudit(m, { ...base, action: 'unmute', targetUserId: targetId });
         case 'ban': {
           const cited = required(input.rule, 'rule');
@@ -342,7 +378,7 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
           published.push({ kind: 'member', roomId, userId: targetId, joined: false });
           return insertAudit(m, { ...base, action: 'ban', targetUserId: targetId, until });
         }
-        default:
+        case 'unban':
           await m.query(`UPDATE chat_room_members SET banned_until = NULL, ban_reason = NULL WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
           published.push({ kind: 'member', roomId, userId: targetId, joined: true });
           return insertAudit(m, { ...base, action: 'unban', targetUserId: targetId });

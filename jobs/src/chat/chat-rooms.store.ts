@@ -229,8 +229,8 @@ export async function getRoom(db: Db, viewerId: number, roomId: number, now: Dat
 
 /**
  * Joins a public room (idempotent), read up to its latest message so a newcomer does not start
- * with its whole history unread. private_room for a private room (members are added by its
- * owner), banned while banned. Publishes `member` joined.
+ * with its whole history unread. private_room for a private room (its members come in by invite
+ * link: chat-invites.store.ts), banned while banned. Publishes `member` joined.
  */
 export async function joinRoom(deps: ChatDeps, userId: number, roomId: number): Promise<ChatRoomView> {
   const { now } = deps;

@@ -23,6 +23,21 @@ export const CHAT_ERROR_CODES = [
   'cannot_target',
   'unknown_user',
   'already_reported',
+  // User-made rooms, invites and roles (issue 18).
+  /** A room field out of bounds (name, description, slowModeSeconds): 400 naming it. */
+  'bad_room',
+  /** Another room has this name (letter case and surrounding spaces aside): 409, field name. */
+  'room_name_taken',
+  /** Only the room's owner may (change its settings, appoint or remove moderators): 403. */
+  'not_owner',
+  /** promote of a moderator / demote of a member: nothing to change, 409 naming userId. */
+  'role_unchanged',
+  /** An invite field out of bounds (expiresInHours, maxUses): 400 naming it. */
+  'bad_invite',
+  /** Invites are for private rooms (a public room is joined directly): 409. */
+  'not_private',
+  /** An invite that does not exist, expired, was revoked or is used up (one answer for all): 404. */
+  'unknown_invite',
 ] as const;
 export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];
 

@@ -32,8 +32,23 @@ export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
 export const CHAT_RULES = ['spam', 'harassment', 'scam', 'off_topic', 'pump_and_dump', 'other'] as const;
 export type ChatRule = (typeof CHAT_RULES)[number];
 
-export const CHAT_MODERATION_ACTIONS = ['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report'] as const;
+/** promote (member -> moderator) and demote (moderator -> member): the room's owner only. */
+export const CHAT_MODERATION_ACTIONS = ['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report', 'promote', 'demote'] as const;
 export type ChatModerationAction = (typeof CHAT_MODERATION_ACTIONS)[number];
+
+/** A room's name: trimmed, 3..60 characters, unique among all rooms whatever the letter case. */
+export const CHAT_ROOM_NAME_MIN = 3;
+export const CHAT_ROOM_NAME_MAX = 60;
+/** A room's description: trimmed, at most 280 characters (empty: none). */
+export const CHAT_ROOM_DESCRIPTION_MAX = 280;
+/** Slow mode: whole seconds between two messages of one member, 0 (off) to 3,600. */
+export const CHAT_SLOW_MODE_MAX_SECONDS = 3600;
+/** Invite links: hours until they expire (default 7 days, at most 30) and their use limit (none, or 1..1,000). */
+export const CHAT_INVITE_DEFAULT_HOURS = 168;
+export const CHAT_INVITE_MAX_HOURS = 720;
+export const CHAT_INVITE_MAX_USES = 1000;
+/** Where an invite link opens in the web app: `${CHAT_INVITE_PATH}/<code>`. */
+export const CHAT_INVITE_PATH = '/dashboard/chat/join';
 
 export interface ChatUserRef {
   id: number;
@@ -176,7 +191,7 @@ export interface ChatReportView {
 
 export interface ChatModerationInput {
   action: ChatModerationAction;
-  /** The member acted on (mute, unmute, ban, unban). */
+  /** The member acted on (mute, unmute, ban, unban, promote, demote). */
   userId?: number;
   /** The message acted on (delete_message), or the report (dismiss_report: reportId). */
   messageId?: string;
@@ -199,6 +214,70 @@ export interface ChatAuditEntry {
   createdAt: string;
 }
 
+/** POST /api/chat/rooms body: a room of type 'chat' whose creator is its owner (counted by the plan's chatRoomsCreated). */
+export interface ChatCreateRoomInput {
+  name: string;
+  description?: string | null;
+  /** Private: read and joined by its members only, who join by invite link. Default false. */
+  isPrivate?: boolean;
+  /** Default 0 (off). */
+  slowModeSeconds?: number;
+}
+
+/** PATCH /api/chat/rooms/:id body (the owner only): at least one field. description null or "" clears it. */
+export interface ChatUpdateRoomInput {
+  name?: string;
+  description?: string | null;
+  slowModeSeconds?: number;
+}
+
+/** POST /api/chat/rooms/:id/invites body (owner or moderator of a private room). */
+export interface ChatInviteInput {
+  /** 1..720, default 168 (7 days). */
+  expiresInHours?: number;
+  /** 1..1,000, or null / absent: no limit until it expires. */
+  maxUses?: number | null;
+}
+
+/** The answer to creating an invite: the only time its code is shown. */
+export interface ChatInviteCreatedView {
+  id: number;
+  /** The secret of the link (base64url). */
+  code: string;
+  /** The web app's path that opens it: '/dashboard/chat/join/<code>' (the client prefixes its origin). */
+  url: string;
+  expiresAt: string;
+  maxUses: number | null;
+  uses: number;
+}
+
+/** An invite as the room's owner and moderators list it (never with its code). */
+export interface ChatInviteView {
+  id: number;
+  /** Null when the maker's account is gone. */
+  createdBy: ChatUserRef | null;
+  createdAt: string;
+  expiresAt: string;
+  maxUses: number | null;
+  uses: number;
+  revokedAt: string | null;
+  /** Not revoked, not expired, not used up: the link still lets people in. */
+  active: boolean;
+}
+
+/** GET /api/chat/rooms/:id/invites: newest first. */
+export interface ChatInvitesResponse {
+  invites: ChatInviteView[];
+}
+
+/** GET /api/chat/invites/:code: what the link opens, before joining. */
+export interface ChatInvitePreview {
+  room: { id: number; name: string; description: string | null; members: number };
+  expiresAt: string;
+  /** The viewer is a member already: "Open room" rather than "Join room" (accepting spends no use). */
+  alreadyMember: boolean;
+}
+
 /** Events relayed over the live stream (SSE event `chat`) to the room's members with an open stream. */
 export type ChatStreamEvent =
   | { kind: 'message'; roomId: number; message: ChatMessageView }
@@ -210,5 +289,7 @@ export type ChatStreamEvent =
   | { kind: 'read'; roomId: number; userId: number; lastReadMessageId: string }
   /** A member joined (or was unbanned) / left (or was banned): the relay's room membership follows it. */
   | { kind: 'member'; roomId: number; userId: number; joined: boolean }
+  /** A moderator changed this member's standing (muted, unmuted, made or unmade a moderator): their own open pages re-read the room. */
+  | { kind: 'standing'; roomId: number; userId: number }
   /** A thread root's reply counter changed (a reply was posted). */
   | { kind: 'thread'; roomId: number; messageId: string; replyCount: number; lastReplyAt: string | null };

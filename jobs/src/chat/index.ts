@@ -44,3 +44,17 @@ export { chatPresenceView, heartbeat, onlineUserIds, presenceKey, refreshPresenc
 export * from './chat-limits';
 export * from './chat-blocks.store';
 export * from './chat-moderation.store';
+// User-made rooms, their settings and invite links (issue 18).
+export { countRoomsCreated, createRoom, normalizeRoomDescription, normalizeRoomName, normalizeSlowMode, updateRoom } from './chat-room-settings.store';
+export {
+  CHAT_INVITES_LIST_MAX,
+  CHAT_INVITE_CODE_BYTES,
+  UNKNOWN_INVITE_MESSAGE,
+  acceptInvite,
+  createInvite,
+  inviteCodeHash,
+  listInvites,
+  newInviteCode,
+  previewInvite,
+  revokeInvite,
+} from './chat-invites.store';

@@ -117,6 +117,8 @@ describe('accounts: every user-owned table goes with a deleted account', () => {
       },
       'lockup_follows.user_id': (u) => q(`INSERT INTO lockup_follows (user_id, kind, ticker) VALUES ($1, 'ticker', 'TEST')`, [u]),
       'chat_rooms.created_by': (u) => q(`INSERT INTO chat_rooms (name, created_by) VALUES ('Desk', $1)`, [u]),
+      'chat_room_invites.created_by': (u) =>
+        q(`INSERT INTO chat_room_invites (room_id, code_hash, created_by, expires_at) VALUES ($1, md5($2::int::text) || md5($2::int::text), $2::int, now() + interval '1 day')`, [roomId, u]),
       'chat_thread_follows.user_id': (u) => q(`INSERT INTO chat_thread_follows (user_id, message_id) VALUES ($1, $2)`, [u, messageId]),
       'chat_reports.reporter_id': (u) => q(`INSERT INTO chat_reports (message_id, reporter_id, reason) VALUES ($1, $2, 'spam')`, [messageId, u]),
       'chat_reports.resolved_by': async (u) => {

@@ -1,11 +1,17 @@
 // The chat api (/api/chat/...): rooms with unread and mention counts, history by cursor, posting,
 // edits, deletes, reactions, threads, mentions, presence, typing, preferences, and the moderation
 // routes (reports, moderation actions, audit, blocks). Shaped as @tickerbell/jobs/chat/shapes
-// (types only: nothing of the jobs package is bundled). Also the pure helpers of the screens: the
-// text split into plain text, cashtags and mentions (rendered as text, never as HTML), the live
-// events' parser and how an event changes a loaded page.
+// (types only: nothing of the jobs package is bundled). Also user-created rooms (create, the owner's
+// settings), private rooms' invite links and the owner's moderator appointments. And the pure
+// helpers of the screens: the text split into plain text, cashtags and mentions (rendered as text,
+// never as HTML), the live events' parser and how an event changes a loaded page.
 import type {
   ChatAuditEntry,
+  ChatCreateRoomInput,
+  ChatInviteCreatedView,
+  ChatInviteInput,
+  ChatInvitePreview,
+  ChatInviteView,
   ChatMentionView,
   ChatMentionsPage,
   ChatMessageType,
@@ -28,6 +34,7 @@ import type {
   ChatSentimentView,
   ChatStreamEvent,
   ChatThreadView,
+  ChatUpdateRoomInput,
   ChatUserRef,
 } from '@tickerbell/jobs/chat/shapes';
 import { sendWithCsrf } from '../accounts/auth-client';
@@ -46,12 +53,16 @@ export const NOTIFY_LEVELS = every<ChatNotifyLevel>()(['all', 'mentions', 'mute'
 export const SENTIMENTS = every<ChatSentiment>()(['bullish', 'bearish']);
 export const MESSAGE_TYPES = every<ChatMessageType>()(['user_message', 'system']);
 export const RULES = every<ChatRule>()(['spam', 'harassment', 'scam', 'off_topic', 'pump_and_dump', 'other']);
-export const MODERATION_ACTIONS = every<ChatModerationAction>()(['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report']);
+export const MODERATION_ACTIONS = every<ChatModerationAction>()(['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report', 'promote', 'demote']);
 /** CHAT_MESSAGE_MAX, CHAT_REACTION_MAX and CHAT_HISTORY_DEFAULT_LIMIT of the shapes. */
 export const MESSAGE_MAX = 2000;
 export const REACTION_MAX = 10;
 export const HISTORY_LIMIT = 50;
 export const REASON_MAX = 500;
+/** CHAT_ROOM_NAME_MIN / _MAX and CHAT_ROOM_DESCRIPTION_MAX of the shapes (a room's name is trimmed, unique whatever the case). */
+export const ROOM_NAME_MIN = 3;
+export const ROOM_NAME_MAX = 60;
+export const ROOM_DESCRIPTION_MAX = 280;
 
 export const CHAT_PATH = '/dashboard/chat';
 export const CHAT_MENTIONS_PATH = '/dashboard/chat/mentions';
@@ -73,7 +84,40 @@ export const ACTION_LABELS: Readonly<Record<ChatModerationAction, string>> = {
   ban: 'Banned',
   unban: 'Unbanned',
   dismiss_report: 'Dismissed a report',
+  promote: 'Appointed moderator',
+  demote: 'Removed moderator',
 };
+
+/** The room form's slow modes (the api takes any whole number of seconds up to 3,600). */
+export const SLOW_MODE_CHOICES: readonly { seconds: number; label: string }[] = [
+  { seconds: 0, label: 'Off' },
+  { seconds: 10, label: '10 s' },
+  { seconds: 30, label: '30 s' },
+  { seconds: 60, label: '1 min' },
+  { seconds: 300, label: '5 min' },
+];
+/** An invite link's life, in hours (the api's default is 7 days, its maximum 30). */
+export const INVITE_EXPIRY_CHOICES: readonly { hours: number; label: string }[] = [
+  { hours: 1, label: '1 hour' },
+  { hours: 24, label: '1 day' },
+  { hours: 168, label: '7 days' },
+  { hours: 720, label: '30 days' },
+];
+export const INVITE_DEFAULT_HOURS = 168;
+export const INVITE_USES_CHOICES: readonly { uses: number | null; label: string }[] = [
+  { uses: null, label: 'No limit' },
+  { uses: 1, label: '1 use' },
+  { uses: 10, label: '10 uses' },
+  { uses: 100, label: '100 uses' },
+];
+
+/** CHAT_INVITE_PATH of the shapes: where an invite link opens. */
+export const CHAT_JOIN_PATH = '/dashboard/chat/join';
+export const chatJoinPath = (code: string): string => `${CHAT_JOIN_PATH}/${encodeURIComponent(code)}`;
+/** An invite code as the api accepts one (base64url, 16..64 characters): anything else is not worth asking about. */
+export const isInviteCode = (code: string): boolean => /^[A-Za-z0-9_-]{16,64}$/.test(code);
+/** The api's one sentence for an unknown, expired, revoked or used-up link. */
+export const INVALID_INVITE = 'This invite link is not valid (expired, revoked or used up).';
 
 // ---- Parsing ----
 
@@ -123,6 +167,61 @@ export function parseRoom(value: unknown, where = 'room'): ChatRoomView {
 export function parseRooms(body: unknown): ChatRoomsResponse {
   const s = record(body, 'rooms');
   return { rooms: list(s.rooms, 'rooms.rooms', parseRoom) };
+}
+
+/** A room as creating, updating or accepting an invite answers it (the view itself; `{ room }` read too). */
+export function parseOneRoom(body: unknown): ChatRoomView {
+  return parseRoom(isRecord(body) && isRecord(body.room) ? body.room : body);
+}
+
+function countOrNull(value: unknown, where: string): number | null {
+  return value === null || value === undefined ? null : count(value, where);
+}
+
+export function parseInviteCreated(body: unknown): ChatInviteCreatedView {
+  const s = record(isRecord(body) && isRecord(body.invite) ? body.invite : body, 'invite');
+  return {
+    id: count(s.id, 'invite.id'),
+    code: text(s.code, 'invite.code'),
+    url: text(s.url, 'invite.url'),
+    expiresAt: text(s.expiresAt, 'invite.expiresAt'),
+    maxUses: countOrNull(s.maxUses, 'invite.maxUses'),
+    uses: count(s.uses ?? 0, 'invite.uses'),
+  };
+}
+
+function parseInvite(value: unknown, where: string): ChatInviteView {
+  const s = record(value, where);
+  return {
+    id: count(s.id, at(where, 'id')),
+    createdBy: s.createdBy === null || s.createdBy === undefined ? null : parseUser(s.createdBy, at(where, 'createdBy')),
+    createdAt: text(s.createdAt, at(where, 'createdAt')),
+    expiresAt: text(s.expiresAt, at(where, 'expiresAt')),
+    maxUses: countOrNull(s.maxUses, at(where, 'maxUses')),
+    uses: count(s.uses ?? 0, at(where, 'uses')),
+    revokedAt: textOrNull(s.revokedAt, at(where, 'revokedAt')),
+    active: bool(s.active, at(where, 'active')),
+  };
+}
+
+export function parseInvites(body: unknown): ChatInviteView[] {
+  const s = record(body, 'invites');
+  return list(s.invites, 'invites.invites', parseInvite);
+}
+
+export function parseInvitePreview(body: unknown): ChatInvitePreview {
+  const s = record(body, 'preview');
+  const room = record(s.room, 'preview.room');
+  return {
+    room: {
+      id: count(room.id, 'preview.room.id'),
+      name: text(room.name, 'preview.room.name'),
+      description: textOrNull(room.description, 'preview.room.description'),
+      members: count(room.members ?? 0, 'preview.room.members'),
+    },
+    expiresAt: text(s.expiresAt, 'preview.expiresAt'),
+    alreadyMember: bool(s.alreadyMember, 'preview.alreadyMember'),
+  };
 }
 
 function parseReaction(value: unknown, where: string): ChatReactionView {
@@ -304,6 +403,8 @@ export function parseChatEvent(value: unknown): ChatStreamEvent | null {
         return { kind: 'read', roomId, userId: count(s.userId, 'event.userId'), lastReadMessageId: id(s.lastReadMessageId, 'event.lastReadMessageId') };
       case 'member':
         return { kind: 'member', roomId, userId: count(s.userId, 'event.userId'), joined: bool(s.joined, 'event.joined') };
+      case 'standing':
+        return { kind: 'standing', roomId, userId: count(s.userId, 'event.userId') };
       case 'thread':
         return { kind: 'thread', roomId, messageId: id(s.messageId, 'event.messageId'), replyCount: count(s.replyCount, 'event.replyCount'), lastReplyAt: textOrNull(s.lastReplyAt, 'event.lastReplyAt') };
       default:
@@ -322,6 +423,36 @@ const ok = (): void => undefined;
 
 export function getRooms(signal?: AbortSignal): Promise<ChatRoomsResponse> {
   return apiRequest(`${BASE}/rooms`, { signal, parse: parseRooms });
+}
+
+/** Creates a room, the viewer its owner: 201 with the room; 409 room_name_taken, 403 plan_limit. */
+export function createRoom(input: ChatCreateRoomInput): Promise<ChatRoomView> {
+  return sendWithCsrf(`${BASE}/rooms`, { method: 'POST', body: input, parse: parseOneRoom });
+}
+
+/** The owner's room settings: name, description, slow mode. */
+export function updateRoom(roomId: number, patch: ChatUpdateRoomInput): Promise<ChatRoomView> {
+  return sendWithCsrf(`${BASE}/rooms/${roomId}`, { method: 'PATCH', body: patch, parse: parseOneRoom });
+}
+
+export function createInvite(roomId: number, input: ChatInviteInput): Promise<ChatInviteCreatedView> {
+  return sendWithCsrf(`${BASE}/rooms/${roomId}/invites`, { method: 'POST', body: input, parse: parseInviteCreated });
+}
+
+export function getInvites(roomId: number, signal?: AbortSignal): Promise<ChatInviteView[]> {
+  return apiRequest(`${BASE}/rooms/${roomId}/invites`, { signal, parse: parseInvites });
+}
+
+export function revokeInvite(roomId: number, inviteId: number): Promise<void> {
+  return sendWithCsrf(`${BASE}/rooms/${roomId}/invites/${inviteId}`, { method: 'DELETE', parse: ok });
+}
+
+export function previewInvite(code: string, signal?: AbortSignal): Promise<ChatInvitePreview> {
+  return apiRequest(`${BASE}/invites/${encodeURIComponent(code)}`, { signal, parse: parseInvitePreview });
+}
+
+export function acceptInvite(code: string): Promise<ChatRoomView> {
+  return sendWithCsrf(`${BASE}/invites/${encodeURIComponent(code)}/accept`, { method: 'POST', parse: parseOneRoom });
 }
 
 export function joinRoom(roomId: number): Promise<void> {
@@ -467,15 +598,49 @@ export function postErrorMessage(error: unknown, room: Pick<ChatRoomView, 'slowM
       return { message: 'You are sending messages faster than the room allows.', waitSeconds: wait };
     case 'slow_mode':
       return { message: `Slow mode is on: one message every ${room.slowModeSeconds || wait || 1} seconds.`, waitSeconds: wait };
+    // The api's own sentence carries an ISO instant: the screen says it in the reader's time.
     case 'muted':
-      return { message: `A moderator muted you in this room. ${error.message}`, waitSeconds: null };
+      return { message: `A moderator muted you in this room ${formatUntil(untilOf(error))}. You can still read it.`, waitSeconds: null };
     case 'banned':
-      return { message: `You are banned from this room. ${error.message}`, waitSeconds: null };
+      return { message: `You are banned from this room ${formatUntil(untilOf(error))}.`, waitSeconds: null };
     case 'links_not_allowed':
       return { message: 'New accounts cannot post links yet. Remove the link, or try again later.', waitSeconds: null };
     default:
       return { message: error.message, waitSeconds: error.status === 429 ? wait : null };
   }
+}
+
+/** The end of a mute or ban a refusal names (`details: [{ until }]`); null when it has none (until lifted). */
+function untilOf(error: ApiError): string | null {
+  const detail = Array.isArray(error.details) ? error.details.find((d) => isRecord(d) && typeof d.until === 'string') : undefined;
+  return isRecord(detail) && typeof detail.until === 'string' ? detail.until : null;
+}
+
+/** The api's field errors (`details: [{ field, message }]`) by field, "body.name" read as "name". */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return fields;
+  for (const issue of error.details) {
+    if (!isRecord(issue) || typeof issue.field !== 'string' || typeof issue.message !== 'string') continue;
+    fields[issue.field.replace(/^body\./, '')] ??= issue.message;
+  }
+  return fields;
+}
+
+export interface PlanRefusal {
+  message: string;
+  upgradeUrl: string;
+  upgradeLabel: string;
+}
+
+/** A refusal by the plan (403 plan_limit or feature_off, 402 read_only): its sentence and where to upgrade. */
+export function planRefusalOf(error: unknown): PlanRefusal | null {
+  if (!(error instanceof ApiError) || !['plan_limit', 'feature_off', 'read_only'].includes(error.code)) return null;
+  const given = isRecord(error.details) ? error.details.upgradeUrl : undefined;
+  // Only a path of this site is followed.
+  const upgradeUrl = typeof given === 'string' && /^\/(?!\/)/.test(given) ? given : '/pricing';
+  const upgradeLabel = upgradeUrl.startsWith('/pricing') ? 'Compare plans' : upgradeUrl.startsWith('/contact') ? 'Contact the operator' : 'Open billing';
+  return { message: error.message, upgradeUrl, upgradeLabel };
 }
 
 // ---- Text: plain text, cashtags and mentions ----
@@ -631,4 +796,17 @@ export function typingSentence(names: readonly string[]): string {
   if (names.length === 1) return `${names[0]} is typing…`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
   return `${names.length} people are typing…`;
+}
+
+/** The slow-mode choices, with a current value that is not among them (a seed's 15 s, say). */
+export function slowModeChoices(current: number): { seconds: number; label: string }[] {
+  const choices = [...SLOW_MODE_CHOICES];
+  if (!choices.some((choice) => choice.seconds === current)) choices.push({ seconds: current, label: formatWait(current) });
+  return choices.sort((a, b) => a.seconds - b.seconds);
+}
+
+/** "2 of 10 uses", "1 use" (no limit). */
+export function formatUses(uses: number, maxUses: number | null): string {
+  if (maxUses === null) return `${uses} ${uses === 1 ? 'use' : 'uses'}, no limit`;
+  return `${uses} of ${maxUses} ${maxUses === 1 ? 'use' : 'uses'}`;
 }

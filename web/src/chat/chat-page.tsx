@@ -1,7 +1,7 @@
 // /dashboard/chat and /dashboard/chat/:roomId: the room list (unread rooms first, unread counts,
 // mention badges, the live price of a pair's room) beside the open room; on a phone the two are
-// panes that switch. The chat settings (sound, desktop notifications, online status, blocked
-// members) open from the header. New messages in other rooms raise their counts live, and ring
+// panes that switch. "New room" creates a room (the viewer owns it) and opens it. The chat
+// settings (sound, desktop notifications, online status, blocked members) open from the header. New messages in other rooms raise their counts live, and ring
 // or show a desktop notification as the preferences and the room's notify level say.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -27,6 +27,7 @@ import {
   unblockUser,
 } from './chat-client';
 import { ChatRoom } from './chat-room';
+import { NewRoomDialog } from './chat-room-dialogs';
 import { subscribeChatEvents } from './chat-stream';
 import './chat.css';
 
@@ -208,6 +209,7 @@ export function ChatPage() {
   const rooms = shownData(result)?.rooms ?? null;
   const [preferences, setPreferences] = useState<ChatPreferencesView | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [creating, setCreating] = useState(false);
   const roomsRef = useRef(rooms);
   roomsRef.current = rooms;
   const prefsRef = useRef(preferences);
@@ -226,6 +228,8 @@ export function ChatPage() {
         const event = parseChatEvent(raw);
         if (!event) return;
         if (event.kind === 'read' && event.userId === viewerId && event.roomId !== roomId) return retry();
+        // Muted, unmuted, made or unmade a moderator: the room's membership is read again.
+        if (event.kind === 'standing') return event.userId === viewerId ? retry() : undefined;
         if (event.kind === 'member') {
           if (event.userId === viewerId) return retry();
           return update((current) => ({ rooms: current.rooms.map((entry) => (entry.id === event.roomId ? { ...entry, members: Math.max(0, entry.members + (event.joined ? 1 : -1)) } : entry)) }));
@@ -269,6 +273,9 @@ export function ChatPage() {
       {settingsOpen && <ChatSettings preferences={preferences} onChange={setPreferences} onClose={() => setSettingsOpen(false)} />}
       <div className="chat-layout">
         <nav className="chat-rooms" aria-label="Chat rooms">
+          <button type="button" className="button button--primary button--small chat-rooms__new" onClick={() => setCreating(true)}>
+            New room
+          </button>
           {result.state === 'failed' ? (
             <RequestFailed what="The rooms" message={result.message} onRetry={retry} />
           ) : rooms === null ? (
@@ -276,7 +283,7 @@ export function ChatPage() {
               <span className="spinner" aria-hidden="true" /> Loading the rooms…
             </p>
           ) : rooms.length === 0 ? (
-            <p className="empty-state">No chat rooms yet.</p>
+            <p className="empty-state">No chat rooms yet: make the first one with New room.</p>
           ) : (
             <>
               <h2 className="chat-rooms__heading">Your rooms</h2>
@@ -306,7 +313,7 @@ export function ChatPage() {
           {roomId === null ? (
             result.state === 'failed' ? null : (
             <div className="chat-placeholder">
-              <p>Pick a room to read it. Rooms with unread messages come first; @ counts the messages that mention you or reply to you.</p>
+              <p>Pick a room to read it, or make your own with New room. Rooms with unread messages come first; @ counts the messages that mention you or reply to you.</p>
             </div>
             )
           ) : openRoom ? (
@@ -331,6 +338,17 @@ export function ChatPage() {
           )}
         </div>
       </div>
+      {creating && (
+        <NewRoomDialog
+          onClose={() => setCreating(false)}
+          onCreated={(room) => {
+            setCreating(false);
+            if (result.state === 'ready') update((current) => ({ rooms: [room, ...current.rooms.filter((entry) => entry.id !== room.id)] }));
+            else retry();
+            navigate(chatRoomPath(room.id));
+          }}
+        />
+      )}
     </div>
   );
 }

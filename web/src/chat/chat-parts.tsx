@@ -61,8 +61,12 @@ export interface MessageActions {
   onDelete: (message: ChatMessageView) => Promise<void>;
   onReport: (message: ChatMessageView) => void;
   onBlock: (message: ChatMessageView) => void;
-  /** Moderators: delete someone's message, mute or ban its author. */
-  moderation?: { onDelete: (message: ChatMessageView) => Promise<void>; onSanction: (message: ChatMessageView, action: 'mute' | 'ban') => void };
+  /** Moderators: delete someone's message, mute or ban its author; the owner also appoints (or removes) its author as a moderator. */
+  moderation?: {
+    onDelete: (message: ChatMessageView) => Promise<void>;
+    onSanction: (message: ChatMessageView, action: 'mute' | 'ban') => void;
+    onRole?: (message: ChatMessageView, action: 'promote' | 'demote') => void;
+  };
 }
 
 function EditForm({ message, onSave, onCancel }: { message: ChatMessageView; onSave: (text: string) => Promise<void>; onCancel: () => void }) {
@@ -196,6 +200,17 @@ export function MessageItem({
           Ban {author}…
         </button>,
       );
+      const onRole = actions.moderation.onRole;
+      if (onRole) {
+        moreItems.push(
+          <button key="promote" type="button" role="menuitem" onClick={() => (closeMenus(), onRole(message, 'promote'))}>
+            Make moderator
+          </button>,
+          <button key="demote" type="button" role="menuitem" onClick={() => (closeMenus(), onRole(message, 'demote'))}>
+            Remove moderator
+          </button>,
+        );
+      }
     }
   }
 

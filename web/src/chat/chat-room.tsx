@@ -1,7 +1,8 @@
 // The open room: its header (pair price, members online, the 24 h bull/bear split, notifications,
-// join/leave, moderation), the messages (opened at the first unread behind a "new messages"
-// divider, older ones on scroll or button, live ones from the stream), the typing line and the
-// composer; threads and the moderators' tools in the side panel.
+// join/leave, moderation, the owner's room settings, a private room's invite links), the messages
+// (opened at the first unread behind a "new messages" divider, older ones on scroll or button, live
+// ones from the stream), the typing line and the composer; threads, the moderators' tools and the
+// invite links in the side panel. The owner appoints moderators from a message's menu.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessageView, ChatNotifyLevel, ChatPresenceView, ChatRoomView, ChatSentimentView, ChatStreamEvent, ChatUserRef } from '@tickerbell/jobs/chat/shapes';
 import { messageOf } from '../accounts/auth-client';
@@ -40,6 +41,8 @@ import { Composer, MessageItem, type MessageActions } from './chat-parts';
 import { subscribeChatEvents, subscribeStreamOpen } from './chat-stream';
 import { ChatThreadPanel } from './chat-thread-panel';
 import { ModerationPanel, ReportDialog, SanctionDialog } from './chat-moderation';
+import { InvitesPanel } from './chat-invites-panel';
+import { RoomSettingsDialog } from './chat-room-dialogs';
 
 const HEARTBEAT_MS = 30_000;
 const TYPING_SHOWN_MS = 6_000;
@@ -158,7 +161,9 @@ export interface ChatRoomProps {
 export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembershipChanged, onBack }: ChatRoomProps) {
   const viewerId = viewer?.id ?? null;
   const member = room.membership !== null;
-  const isModerator = room.membership?.role === 'owner' || room.membership?.role === 'moderator';
+  const isOwner = room.membership?.role === 'owner';
+  const isModerator = isOwner || room.membership?.role === 'moderator';
+  const canInvite = isModerator && room.isPrivate;
   const moderationMuted = room.membership?.moderationMutedUntil && Date.parse(room.membership.moderationMutedUntil) > Date.now() ? room.membership.moderationMutedUntil : null;
   const canPost = member && !moderationMuted;
 
@@ -170,8 +175,8 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
   const [presence, setPresence] = useState<ChatPresenceView | null>(null);
   const [sentiment, setSentiment] = useState<ChatSentimentView | null>(null);
   const [typing, setTyping] = useState<ReadonlyMap<number, { name: string; until: number }>>(new Map());
-  const [side, setSide] = useState<{ kind: 'thread'; rootId: string } | { kind: 'moderation' } | null>(null);
-  const [dialog, setDialog] = useState<{ kind: 'report'; message: ChatMessageView } | { kind: 'sanction'; message: ChatMessageView; action: 'mute' | 'ban' } | null>(null);
+  const [side, setSide] = useState<{ kind: 'thread'; rootId: string } | { kind: 'moderation' } | { kind: 'invites' } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'report'; message: ChatMessageView } | { kind: 'sanction'; message: ChatMessageView; action: 'mute' | 'ban' } | { kind: 'settings' } | null>(null);
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
   const [newBelow, setNewBelow] = useState(0);
   const [membershipBusy, setMembershipBusy] = useState(false);
@@ -343,6 +348,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
             return;
           case 'read':
           case 'member':
+          case 'standing':
             return;
         }
       }),
@@ -435,10 +441,25 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
                 .then(() => replaceMessage({ ...message, deleted: true, deletedBy: 'moderator', text: '', reactions: [] }))
                 .catch(fail('The message was not deleted')),
             onSanction: (message: ChatMessageView, action: 'mute' | 'ban') => setDialog({ kind: 'sanction', message, action }),
+            ...(isOwner ? { onRole: changeRole } : {}),
           },
         }
       : {}),
   };
+
+  /** The owner appoints a message's author as a moderator, or removes them (the api refuses a wrong one). */
+  function changeRole(message: ChatMessageView, action: 'promote' | 'demote') {
+    const target = message.author;
+    if (!target) return;
+    setNotice(null);
+    moderate(room.id, { action, userId: target.id })
+      .then(() =>
+        setNotice({ text: action === 'promote' ? `${target.name} is now a moderator of ${room.name}.` : `${target.name} is no longer a moderator of ${room.name}.`, error: false }),
+      )
+      .catch(fail(action === 'promote' ? `${target.name} was not made a moderator` : `${target.name} was not removed as a moderator`));
+  }
+
+  const toggleSide = (kind: 'moderation' | 'invites') => setSide((current) => (current?.kind === kind ? null : { kind }));
 
   const changeMembership = (join: boolean) => {
     setMembershipBusy(true);
@@ -481,8 +502,18 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
           <div className="chat-room__tools">
             {member && <NotifySelect room={room} onChange={changeNotify} />}
             {isModerator && (
-              <button type="button" className="button button--secondary button--small" aria-pressed={side?.kind === 'moderation'} onClick={() => setSide((current) => (current?.kind === 'moderation' ? null : { kind: 'moderation' }))}>
+              <button type="button" className="button button--secondary button--small" aria-pressed={side?.kind === 'moderation'} onClick={() => toggleSide('moderation')}>
                 Moderation
+              </button>
+            )}
+            {canInvite && (
+              <button type="button" className="button button--secondary button--small" aria-pressed={side?.kind === 'invites'} onClick={() => toggleSide('invites')}>
+                Invite people
+              </button>
+            )}
+            {isOwner && (
+              <button type="button" className="button button--secondary button--small" onClick={() => setDialog({ kind: 'settings' })}>
+                Room settings
               </button>
             )}
             {member ? (
@@ -606,6 +637,18 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
         <ChatThreadPanel room={room} rootId={side.rootId} viewerId={viewerId} prices={prices} actions={actions} canPost={canPost} onClose={() => setSide(null)} key={side.rootId} />
       )}
       {side?.kind === 'moderation' && <ModerationPanel roomId={room.id} onClose={() => setSide(null)} />}
+      {side?.kind === 'invites' && <InvitesPanel roomId={room.id} roomName={room.name} onClose={() => setSide(null)} />}
+      {dialog?.kind === 'settings' && (
+        <RoomSettingsDialog
+          room={room}
+          onClose={() => setDialog(null)}
+          onSaved={(saved) => {
+            setDialog(null);
+            onRoomChange((current) => ({ ...current, name: saved.name, description: saved.description, slowModeSeconds: saved.slowModeSeconds }));
+            setNotice({ text: 'The room settings were saved.', error: false });
+          }}
+        />
+      )}
       {dialog?.kind === 'report' && (
         <ReportDialog
           message={dialog.message}

@@ -184,3 +184,256 @@ describe('chat screens', () => {
     expect(screen.getByText('Nobody online')).toBeInTheDocument();
   });
 });
+
+describe('rooms, invite links and moderators', () => {
+  const CODE = 'q3Vd8xP0LmN2rT5wYz7A1b';
+  const OWNER = { role: 'owner' as const, notifyLevel: 'all' as const, mutedUntil: null, moderationMutedUntil: null, lastReadMessageId: null };
+  const DESK = room({ id: 9, name: 'Options desk', description: 'Skew and flows', isPrivate: true, slowModeSeconds: 30, members: 1, unread: 0, lastMessageAt: null, membership: OWNER });
+  const emptyRoom = (id: number): Record<string, FakeHandler> => ({
+    [`GET /api/chat/rooms/${id}/messages`]: () => ({ status: 200, body: { messages: [], hasOlder: false, hasNewer: false, firstUnreadId: null } }),
+    [`GET /api/chat/rooms/${id}/presence`]: () => ({ status: 200, body: { online: [] } }),
+    [`POST /api/chat/rooms/${id}/presence`]: () => ({ status: 200, body: { online: [] } }),
+    [`GET /api/chat/rooms/${id}/sentiment`]: () => ({ status: 200, body: { bullish: 0, bearish: 0, since: '2026-11-01T10:00:00.000Z' } }),
+  });
+  const bodyOf = (init?: RequestInit): unknown => JSON.parse(String(init?.body));
+
+  it('creates a room from the New room dialog: checks the name, shows a taken one under the field, then opens the room', async () => {
+    const sent: unknown[] = [];
+    const api = chatApi({
+      ...emptyRoom(9),
+      'POST /api/chat/rooms': (_path, init) => {
+        sent.push(bodyOf(init));
+        if (sent.length === 1) return error(409, 'room_name_taken', 'A room is named “General” already', [{ field: 'name', message: 'A room is named “General” already' }]);
+        return { status: 201, body: DESK };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    const router = renderApp('/dashboard/chat');
+    fireEvent.click(await screen.findByRole('button', { name: 'New room' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'New room' }));
+    const name = dialog.getByLabelText('Name');
+    expect(name).toHaveFocus();
+
+    fireEvent.change(name, { target: { value: ' ab ' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create room' }));
+    expect(name).toHaveAccessibleDescription(/A room’s name has 3 to 60 characters\./);
+    expect(sent).toHaveLength(0);
+
+    fireEvent.change(name, { target: { value: 'general' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create room' }));
+    await waitFor(() => expect(name).toHaveAccessibleDescription(/A room is named “General” already/));
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveFocus();
+
+    fireEvent.change(name, { target: { value: '  Options desk ' } });
+    fireEvent.change(dialog.getByLabelText('Description (optional)'), { target: { value: 'Skew and flows' } });
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Private: members join by invite link' }));
+    fireEvent.change(dialog.getByLabelText('Slow mode'), { target: { value: '30' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create room' }));
+
+    expect(await screen.findByRole('heading', { level: 2, name: 'Options desk' })).toBeInTheDocument();
+    expect(sent[1]).toEqual({ name: 'Options desk', description: 'Skew and flows', isPrivate: true, slowModeSeconds: 30 });
+    expect(router.state.location.pathname).toBe('/dashboard/chat/9');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(screen.getByRole('navigation', { name: 'Chat rooms' })).getByRole('link', { name: 'Options desk' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('button', { name: 'Invite people' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Room settings' })).toBeInTheDocument();
+  });
+
+  it('explains a plan limit in the New room dialog with the way to upgrade', async () => {
+    const api = chatApi({
+      'POST /api/chat/rooms': () => ({
+        status: 403,
+        body: {
+          error: {
+            code: 'plan_limit',
+            message: 'Your Free plan allows 1 chat rooms created (you have 1): remove one, or upgrade on the pricing page',
+            details: { plan: 'free', limit: 'chatRoomsCreated', max: 1, used: 1, upgradeUrl: '/pricing' },
+            requestId: 'r',
+          },
+        },
+      }),
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat');
+    fireEvent.click(await screen.findByRole('button', { name: 'New room' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'New room' }));
+    fireEvent.change(dialog.getByLabelText('Name'), { target: { value: 'Second room' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create room' }));
+    const alert = await dialog.findByRole('alert');
+    expect(alert).toHaveTextContent('Your Free plan allows 1 chat rooms created (you have 1)');
+    expect(within(alert).getByRole('link', { name: 'Compare plans' })).toHaveAttribute('href', '/pricing');
+    expect(dialog.getByLabelText('Name')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('lets the owner change the room settings, sending only what changed', async () => {
+    let patch: unknown = null;
+    const api = chatApi({
+      ...emptyRoom(9),
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [DESK, GENERAL] } }),
+      'PATCH /api/chat/rooms/9': (_path, init) => {
+        patch = bodyOf(init);
+        return { status: 200, body: { ...DESK, name: 'Options desk EU', slowModeSeconds: 60 } };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat/9');
+    fireEvent.click(await screen.findByRole('button', { name: 'Room settings' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Room settings' }));
+    expect(dialog.getByLabelText('Name')).toHaveValue('Options desk');
+    expect(dialog.getByLabelText('Slow mode')).toHaveValue('30');
+    expect(dialog.queryByRole('checkbox')).toBeNull();
+    fireEvent.change(dialog.getByLabelText('Name'), { target: { value: 'Options desk EU' } });
+    fireEvent.change(dialog.getByLabelText('Slow mode'), { target: { value: '60' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Options desk EU' })).toBeInTheDocument();
+    expect(patch).toEqual({ name: 'Options desk EU', slowModeSeconds: 60 });
+    expect(screen.getByRole('status')).toHaveTextContent('The room settings were saved.');
+    expect(screen.getByText('Slow mode: one message every 1 min.')).toBeInTheDocument();
+  });
+
+  it('makes an invite link, shows it once in full with Copy, lists the active links and revokes one', async () => {
+    let invites: unknown[] = [];
+    let made: unknown = null;
+    const writeText = jest.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const created = { id: 31, code: CODE, url: `/dashboard/chat/join/${CODE}`, expiresAt: '2026-11-03T10:00:00.000Z', maxUses: 10, uses: 0 };
+    const listed = { id: 31, createdBy: ADA, createdAt: '2026-11-02T10:00:00.000Z', expiresAt: '2026-11-03T10:00:00.000Z', maxUses: 10, uses: 0, revokedAt: null, active: true };
+    const api = chatApi({
+      ...emptyRoom(9),
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [DESK] } }),
+      'GET /api/chat/rooms/9/invites': () => ({ status: 200, body: { invites } }),
+      'POST /api/chat/rooms/9/invites': (_path, init) => {
+        made = bodyOf(init);
+        invites = [listed, { ...listed, id: 30, active: false, revokedAt: '2026-11-01T10:00:00.000Z' }];
+        return { status: 201, body: created };
+      },
+      'DELETE /api/chat/rooms/9/invites/31': () => ({ status: 204 }),
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat/9');
+    fireEvent.click(await screen.findByRole('button', { name: 'Invite people' }));
+    const panel = within(screen.getByRole('complementary', { name: 'Invite people' }));
+    expect(await panel.findByText('No active link. Make one above to let people in.')).toBeInTheDocument();
+
+    fireEvent.change(panel.getByLabelText('Expires after'), { target: { value: '24' } });
+    fireEvent.change(panel.getByLabelText('Uses'), { target: { value: '10' } });
+    fireEvent.click(panel.getByRole('button', { name: 'Create link' }));
+    const link = await panel.findByLabelText('New invite link');
+    expect(made).toEqual({ expiresInHours: 24, maxUses: 10 });
+    expect(link).toHaveValue(`${window.location.origin}/dashboard/chat/join/${CODE}`);
+    fireEvent.click(panel.getByRole('button', { name: 'Copy' }));
+    expect(await panel.findByText('Copied.')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/dashboard/chat/join/${CODE}`);
+
+    const active = await panel.findByRole('list', { name: 'Active invite links' });
+    expect(within(active).getAllByRole('listitem')).toHaveLength(1);
+    expect(active).toHaveTextContent('Ada Lovelace');
+    expect(active).toHaveTextContent('0 of 10 uses');
+    fireEvent.click(within(active).getByRole('button', { name: /^Revoke the link Ada Lovelace made/ }));
+    expect(await panel.findByText('No active link. Make one above to let people in.')).toBeInTheDocument();
+    expect(panel.getByText('The link was revoked: it lets nobody in any more.')).toBeInTheDocument();
+    expect(panel.queryByLabelText('New invite link')).toBeNull();
+    expect(api.calls).toContain('DELETE /api/chat/rooms/9/invites/31');
+    Reflect.deleteProperty(navigator, 'clipboard');
+  });
+
+  it('previews an invite and joins the room, or opens it for a member already', async () => {
+    let member = false;
+    const api = chatApi({
+      ...emptyRoom(9),
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: member ? [{ ...DESK, members: 5, membership: { ...OWNER, role: 'member' } }, GENERAL] : [GENERAL] } }),
+      [`GET /api/chat/invites/${CODE}`]: () => ({
+        status: 200,
+        body: { room: { id: 9, name: 'Options desk', description: 'Skew and flows', members: 4 }, expiresAt: '2026-11-03T10:00:00.000Z', alreadyMember: member },
+      }),
+      [`POST /api/chat/invites/${CODE}/accept`]: () => {
+        member = true;
+        return { status: 200, body: { ...DESK, members: 5, membership: { ...OWNER, role: 'member' } } };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    const router = renderApp(`/dashboard/chat/join/${CODE}`);
+    const card = within(await screen.findByRole('region', { name: 'Options desk' }));
+    expect(card.getByText('You are invited to')).toBeInTheDocument();
+    expect(card.getByText('Skew and flows')).toBeInTheDocument();
+    expect(card.getByText(/Private room · 4 members/)).toBeInTheDocument();
+    fireEvent.click(card.getByRole('button', { name: 'Join room' }));
+    expect(await screen.findByRole('form', { name: 'Message Options desk' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Chat rooms' })).getByRole('link', { name: 'Options desk' })).toHaveAttribute('aria-current', 'page');
+    expect(router.state.location.pathname).toBe('/dashboard/chat/9');
+    expect(screen.queryByRole('button', { name: 'Invite people' })).toBeNull();
+
+    await act(() => router.navigate(`/dashboard/chat/join/${CODE}`));
+    const again = within(await screen.findByRole('region', { name: 'Options desk' }));
+    expect(again.getByText('You are a member of')).toBeInTheDocument();
+    expect(again.getByRole('link', { name: 'Open room' })).toHaveAttribute('href', '/dashboard/chat/9');
+    expect(again.queryByRole('button', { name: 'Join room' })).toBeNull();
+  });
+
+  it('says an invite link is not valid: a malformed code without asking the api, an unknown one as the api answers', async () => {
+    const unknown = 'AAAAAAAAAAAAAAAAAAAAAA';
+    const api = chatApi({
+      [`GET /api/chat/invites/${unknown}`]: () => error(404, 'unknown_invite', 'This invite link is not valid (expired, revoked or used up)'),
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    const router = renderApp('/dashboard/chat/join/088691');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invite link is not valid (expired, revoked or used up).');
+    expect(screen.getByRole('heading', { level: 1, name: 'Chat' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'go back to the chat rooms' })).toHaveAttribute('href', '/dashboard/chat');
+    expect(api.calls.filter((call) => call.includes('/api/chat/invites'))).toEqual([]);
+
+    await act(() => router.navigate(`/dashboard/chat/join/${unknown}`));
+    await waitFor(() => expect(api.calls).toContain(`GET /api/chat/invites/${unknown}`));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invite link is not valid (expired, revoked or used up).');
+    expect(screen.queryByRole('button', { name: 'Join room' })).toBeNull();
+  });
+
+  it('lets the owner make a member a moderator and remove them, and shows it in the audit log', async () => {
+    const sent: unknown[] = [];
+    const api = chatApi({
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [{ ...BTC, membership: { ...BTC.membership!, role: 'owner' } }, GENERAL] } }),
+      'POST /api/chat/rooms/2/moderation': (_path, init) => {
+        sent.push(bodyOf(init));
+        return sent.length === 2 ? error(409, 'role_unchanged', 'That member is not a moderator', [{ field: 'userId', message: 'That member is not a moderator' }]) : { status: 201, body: {} };
+      },
+      'GET /api/chat/rooms/2/reports': () => ({ status: 200, body: { reports: [] } }),
+      'GET /api/chat/rooms/2/audit': () => ({
+        status: 200,
+        body: { entries: [{ id: 4, action: 'promote', moderator: ADA, target: GRACE, messageId: null, rule: null, reason: null, until: null, createdAt: '2026-11-02T10:06:00.000Z' }], nextCursor: null },
+      }),
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat/2');
+    const log = await screen.findByRole('list', { name: 'Messages in BTC/USDT' });
+    const grace = within(log.querySelector<HTMLElement>('[data-message-id="101"]')!);
+    fireEvent.click(grace.getByText('More'));
+    fireEvent.click(grace.getByRole('menuitem', { name: 'Make moderator' }));
+    expect(await screen.findByText('Grace Hopper is now a moderator of BTC/USDT.')).toBeInTheDocument();
+    expect(sent[0]).toEqual({ action: 'promote', userId: 8 });
+
+    fireEvent.click(grace.getByRole('menuitem', { name: 'Remove moderator' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Grace Hopper was not removed as a moderator: That member is not a moderator');
+    expect(sent[1]).toEqual({ action: 'demote', userId: 8 });
+    // Ada's own message offers no appointment.
+    expect(within(log.querySelector<HTMLElement>('[data-message-id="100"]')!).queryByRole('menuitem', { name: 'Make moderator' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Moderation' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Audit log' }));
+    expect(await screen.findByText(/Appointed moderator Grace Hopper/)).toBeInTheDocument();
+  });
+
+  it('hides the owner tools from members, and invites from public rooms', async () => {
+    const api = chatApi({ ...emptyRoom(1), 'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [BTC, { ...GENERAL, membership: { ...OWNER } }] } }) });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    const router = renderApp('/dashboard/chat/2');
+    await screen.findByRole('list', { name: 'Messages in BTC/USDT' });
+    expect(screen.queryByRole('button', { name: 'Room settings' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Invite people' })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: 'Make moderator' })).toBeNull();
+
+    await act(() => router.navigate('/dashboard/chat/1'));
+    expect(await screen.findByRole('button', { name: 'Room settings' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Invite people' })).toBeNull();
+  });
+});

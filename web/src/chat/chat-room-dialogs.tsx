@@ -1,0 +1,246 @@
+// A room's form, in two dialogs: "New room" (any signed-in user, within their plan's rooms; the
+// creator owns the room) and the owner's "Room settings". Checked here first (name 3..60, description
+// up to 280), then by the api, whose refusals appear next to their field (a taken name) or on top
+// (a plan limit, with the way to upgrade).
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import type { ChatRoomView, ChatUpdateRoomInput } from '@tickerbell/jobs/chat/shapes';
+import { ModalDialog } from '../alerts/modal-dialog';
+import { messageOf } from '../accounts/auth-client';
+import {
+  ROOM_DESCRIPTION_MAX,
+  ROOM_NAME_MAX,
+  ROOM_NAME_MIN,
+  createRoom,
+  fieldErrorsOf,
+  planRefusalOf,
+  slowModeChoices,
+  updateRoom,
+  type PlanRefusal,
+} from './chat-client';
+import '../alerts/alerts.css';
+
+type RoomField = 'name' | 'description' | 'slowModeSeconds' | 'isPrivate';
+type FieldErrors = Partial<Record<RoomField, string>>;
+type Failure = { kind: 'plan'; refusal: PlanRefusal } | { kind: 'error'; message: string };
+
+interface RoomForm {
+  name: string;
+  description: string;
+  isPrivate: boolean;
+  slowModeSeconds: number;
+}
+
+const FIELDS: readonly RoomField[] = ['name', 'description', 'slowModeSeconds', 'isPrivate'];
+
+/** The form's own checks, as the api makes them. */
+export function validateRoomForm(form: Pick<RoomForm, 'name' | 'description'>): FieldErrors {
+  const errors: FieldErrors = {};
+  const name = form.name.trim();
+  if (name.length < ROOM_NAME_MIN || name.length > ROOM_NAME_MAX) errors.name = `A room’s name has ${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters.`;
+  if (form.description.trim().length > ROOM_DESCRIPTION_MAX) errors.description = `A description has at most ${ROOM_DESCRIPTION_MAX} characters.`;
+  return errors;
+}
+
+function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: (props: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="form-field">
+      <label htmlFor={id} className="form-field__label">
+        {label}
+      </label>
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {hint && (
+        <p id={hintId} className="form-field__hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="form-field__error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FailureMessage({ failure }: { failure: Failure | null }) {
+  if (!failure) return null;
+  return (
+    <div className="form-message form-message--error" role="alert">
+      {failure.kind === 'plan' ? (
+        <>
+          {failure.refusal.message} <Link to={failure.refusal.upgradeUrl}>{failure.refusal.upgradeLabel}</Link>
+        </>
+      ) : (
+        failure.message
+      )}
+    </div>
+  );
+}
+
+/**
+ * The dialog both forms share: fields, submit and the api's refusals. `save` gets the checked form
+ * and answers the room; a refusal naming a field is shown under it.
+ */
+function RoomDialog({
+  title,
+  initial,
+  withPrivate,
+  submitLabel,
+  intro,
+  save,
+  onClose,
+}: {
+  title: string;
+  initial: RoomForm;
+  withPrivate: boolean;
+  submitLabel: string;
+  intro?: ReactNode;
+  save: (form: RoomForm) => Promise<void>;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const [form, setForm] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [focusInvalid, setFocusInvalid] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const update = (patch: Partial<RoomForm>) => setForm((current) => ({ ...current, ...patch }));
+
+  useEffect(() => {
+    if (focusInvalid > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusInvalid]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const found = validateRoomForm(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return setFocusInvalid((n) => n + 1);
+    setBusy(true);
+    save(form).catch((error: unknown) => {
+      setBusy(false);
+      const refusal = planRefusalOf(error);
+      if (refusal) return setFailure({ kind: 'plan', refusal });
+      const fields = fieldErrorsOf(error);
+      const shown: FieldErrors = {};
+      const other: string[] = [];
+      for (const [field, message] of Object.entries(fields)) {
+        if ((FIELDS as readonly string[]).includes(field) && (field !== 'isPrivate' || withPrivate)) shown[field as RoomField] = message;
+        else other.push(message);
+      }
+      setErrors(shown);
+      if (Object.keys(shown).length > 0) {
+        setFocusInvalid((n) => n + 1);
+        if (other.length > 0) setFailure({ kind: 'error', message: other.join(' ') });
+      } else setFailure({ kind: 'error', message: messageOf(error) });
+    });
+  };
+
+  const choices = slowModeChoices(form.slowModeSeconds);
+  return (
+    <ModalDialog titleId={titleId} onClose={onClose} initialFocus={nameRef} className="alert-dialog chat-dialog">
+      <form ref={formRef} className="form" noValidate onSubmit={submit}>
+        <div className="alert-dialog__header">
+          <h2 id={titleId}>{title}</h2>
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            ×
+          </button>
+        </div>
+        {intro}
+        <FailureMessage failure={failure} />
+        <Field label="Name" error={errors.name} hint={`${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters, not the name of another room.`}>
+          {(props) => (
+            <input {...props} ref={nameRef} className="form-field__input" name="name" autoComplete="off" value={form.name} onChange={(event) => update({ name: event.target.value })} />
+          )}
+        </Field>
+        <Field label="Description (optional)" error={errors.description} hint={`What the room is about, up to ${ROOM_DESCRIPTION_MAX} characters.`}>
+          {(props) => (
+            <textarea {...props} className="form-field__input" name="description" rows={3} value={form.description} onChange={(event) => update({ description: event.target.value })} />
+          )}
+        </Field>
+        {withPrivate && (
+          <div className="form-field">
+            <label className="chat-check">
+              <input type="checkbox" name="isPrivate" checked={form.isPrivate} aria-invalid={errors.isPrivate ? true : undefined} onChange={(event) => update({ isPrivate: event.target.checked })} /> Private: members join by invite
+              link
+            </label>
+            {errors.isPrivate && <p className="form-field__error">{errors.isPrivate}</p>}
+          </div>
+        )}
+        <Field label="Slow mode" error={errors.slowModeSeconds} hint="How long each member waits between two messages.">
+          {(props) => (
+            <select {...props} className="form-field__input" name="slowModeSeconds" value={form.slowModeSeconds} onChange={(event) => update({ slowModeSeconds: Number(event.target.value) })}>
+              {choices.map((choice) => (
+                <option key={choice.seconds} value={choice.seconds}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <div className="chat-dialog__buttons">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? 'Saving…' : submitLabel}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}
+
+/** "New room": the created room is handed back (the caller lists and opens it). */
+export function NewRoomDialog({ onCreated, onClose }: { onCreated: (room: ChatRoomView) => void; onClose: () => void }) {
+  return (
+    <RoomDialog
+      title="New room"
+      submitLabel="Create room"
+      withPrivate
+      initial={{ name: '', description: '', isPrivate: false, slowModeSeconds: 0 }}
+      intro={<p className="form-field__hint">You own the rooms you create: you set them up, appoint moderators and, for a private room, make invite links.</p>}
+      save={async (form) => {
+        const description = form.description.trim();
+        const room = await createRoom({ name: form.name.trim(), ...(description ? { description } : {}), isPrivate: form.isPrivate, slowModeSeconds: form.slowModeSeconds });
+        onCreated(room);
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
+/** The owner's "Room settings": only what changed is sent; nothing changed just closes. */
+export function RoomSettingsDialog({ room, onSaved, onClose }: { room: ChatRoomView; onSaved: (room: ChatRoomView) => void; onClose: () => void }) {
+  return (
+    <RoomDialog
+      title="Room settings"
+      submitLabel="Save"
+      withPrivate={false}
+      initial={{ name: room.name, description: room.description ?? '', isPrivate: room.isPrivate, slowModeSeconds: room.slowModeSeconds }}
+      intro={
+        <p className="form-field__hint">
+          {room.isPrivate ? 'A private room: members join by invite link.' : 'A public room: any signed-in user can read and join it.'}
+        </p>
+      }
+      save={async (form) => {
+        const patch: ChatUpdateRoomInput = {};
+        const name = form.name.trim();
+        const description = form.description.trim();
+        if (name !== room.name) patch.name = name;
+        if (description !== (room.description ?? '')) patch.description = description === '' ? null : description;
+        if (form.slowModeSeconds !== room.slowModeSeconds) patch.slowModeSeconds = form.slowModeSeconds;
+        if (Object.keys(patch).length === 0) return onClose();
+        onSaved(await updateRoom(room.id, patch));
+      }}
+      onClose={onClose}
+    />
+  );
+}
