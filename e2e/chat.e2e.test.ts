@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { request, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { runSeeds } from '@tickerbell/jobs/seeds';
 import { launchChromium, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
@@ -10,6 +10,8 @@ import { buildWebClient } from './support/web-build';
 // browser contexts join the seeded General room; Ada posts with a cashtag, a mention and a bullish
 // tag, Grace sees it live, replies in a thread and reacts, Ada sees both live; then Ada reads
 // another room while Grace posts in General, and General's unread count rises in Ada's room list.
+// Then Ada moderates General: a third member's message that Grace reports is deleted from the
+// reports queue, Grace is muted (her composer says until when) and unmuted from the audit log.
 const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -18,6 +20,7 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
   let stack: E2eStack;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
+  const apiContexts: APIRequestContext[] = [];
   const logs: { name: string; log: ReturnType<typeof recordConsole> }[] = [];
   let ada: Page;
   let grace: Page;
@@ -46,6 +49,22 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await page.getByRole('form', { name: `Message ${name}` }).waitFor();
   }
 
+  /**
+   * A member without a browser, for the messages of a third person: signs up, is verified in the
+   * database and signs in through the api; `post` sends with the session's CSRF token.
+   */
+  async function apiMember(name: string): Promise<{ post: (path: string, data?: unknown) => Promise<APIResponse> }> {
+    const api = await request.newContext({ baseURL: stack.baseUrl });
+    apiContexts.push(api);
+    const csrf = async () => ((await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
+    const email = `${name.toLowerCase().replace(/\s+/g, '.')}.chat.${run}@example.test`;
+    expect((await api.post('/api/auth/signup', { data: { name, email, password: PASSWORD, csrfToken: await csrf() } })).status()).toBe(201);
+    await stack.db.dataSource.query('UPDATE users SET is_verified = true WHERE email = $1', [email]);
+    expect((await api.post('/api/auth/callback/credentials', { data: { email, password: PASSWORD, csrfToken: await csrf(), json: true } })).status()).toBe(200);
+    const token = await csrf();
+    return { post: (path, data) => api.post(path, { data: data ?? {}, headers: { 'x-csrf-token': token } }) };
+  }
+
   const isPost = (path: RegExp) => (response: Response) => response.request().method() === 'POST' && path.test(new URL(response.url()).pathname);
   const messages = (page: Page, room: string) => page.getByRole('list', { name: `Messages in ${room}` });
 
@@ -61,6 +80,7 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
   afterAll(async () => {
     for (const { name, log } of logs) log.save(`chat-${name.split(' ')[0]!.toLowerCase()}-console.log`);
     for (const context of contexts) await context.close().catch(() => undefined);
+    for (const api of apiContexts) await api.dispose().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     await stack?.stop();
   });
@@ -159,6 +179,151 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     expect(await contrastViolations(grace, '#main-content')).toEqual([]);
     await grace.getByRole('button', { name: 'Rooms' }).click();
     await rooms.waitFor();
+  });
+
+  it('a moderator deletes a reported message, mutes a member with a rule, unmutes them and reads the audit log', async () => {
+    const db = stack.db.dataSource;
+    const [{ id: roomId }]: { id: number }[] = await db.query(`SELECT id FROM chat_rooms WHERE name = 'General'`);
+    const [{ id: adaId }]: { id: number }[] = await db.query(`SELECT id FROM users WHERE name = 'Ada Lovelace'`);
+    // General is a seeded room with no owner, so nobody in the app can appoint its moderators: Ada is
+    // made General's moderator by a direct update of her membership row in the test's database (her
+    // page learns her role when it next reads the room list).
+    await db.query(`UPDATE chat_room_members SET role = 'moderator' WHERE room_id = $1 AND user_id = $2`, [roomId, adaId]);
+
+    // Ada goes back from her mentions to the rooms, whose list now gives her the role: the room shows her the Moderation button.
+    await ada.getByRole('navigation', { name: 'Chat screens' }).getByRole('link', { name: 'Rooms' }).click();
+    await ada.getByRole('navigation', { name: 'Chat rooms' }).getByRole('link', { name: 'General', exact: true }).click();
+    await messages(ada, 'General').waitFor();
+    const moderation = ada.locator('.chat-room__tools').getByRole('button', { name: 'Moderation' });
+    await moderation.waitFor();
+
+    // A third member posts a pump through the api; Grace (still at phone width) sees it live and reports it.
+    const pump = await apiMember('Pump Signals');
+    expect((await pump.post(`/api/chat/rooms/${roomId}/join`)).status()).toBe(200);
+    await grace.getByRole('navigation', { name: 'Chat rooms' }).getByRole('link', { name: 'General', exact: true }).click();
+    await messages(grace, 'General').waitFor();
+    const spamText = '$PEPE 100x guaranteed tonight, get in before it pumps';
+    const postedSpam = await pump.post(`/api/chat/rooms/${roomId}/messages`, { text: spamText });
+    expect(postedSpam.status()).toBe(201);
+    const spamId = ((await postedSpam.json()) as { message: { id: string } }).message.id;
+    const spamAtGrace = messages(grace, 'General').locator(`[data-message-id="${spamId}"]`);
+    await spamAtGrace.getByText('100x guaranteed', { exact: false }).waitFor();
+    await spamAtGrace.locator('summary', { hasText: 'More' }).click();
+    await spamAtGrace.getByRole('menuitem', { name: 'Report' }).click();
+    const reportDialog = grace.getByRole('dialog', { name: 'Report Pump Signals’s message' });
+    await reportDialog.getByLabel('What is wrong with it?').fill('Pump and dump shilling');
+    await screenshot(grace, 'chat-10-report-dialog-phone', { fullPage: false });
+    const reported = grace.waitForResponse(isPost(/^\/api\/chat\/messages\/\d+\/report$/));
+    await reportDialog.getByRole('button', { name: 'Send report' }).click();
+    expect((await reported).status()).toBe(201);
+    await grace.getByText('Thank you: the room’s moderators will look at the report.').waitFor();
+
+    // Ada opens the Moderation panel: the report is in the queue.
+    await moderation.click();
+    const panel = ada.getByRole('complementary', { name: 'Moderation' });
+    const report = panel.getByRole('region', { name: 'Reports' }).getByRole('listitem').filter({ hasText: 'Grace Hopper reported Pump Signals' });
+    await report.getByText(spamText).waitFor();
+    await report.getByText('Reason: Pump and dump shilling').waitFor();
+    await screenshot(ada, 'chat-11-moderation-reports-desktop', { fullPage: false });
+    expect(await contrastViolations(ada, '.chat-side')).toEqual([]);
+
+    // Deleting it from the queue empties the queue; both rooms show the message as removed, live at Grace's.
+    const deleted = ada.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/moderation$/));
+    await report.getByRole('button', { name: 'Delete message' }).click();
+    expect((await deleted).status()).toBe(201);
+    await panel.getByText('No open reports.').waitFor();
+    await messages(ada, 'General').locator(`[data-message-id="${spamId}"]`).getByText('Removed by a moderator').waitFor();
+    await spamAtGrace.getByText('Removed by a moderator').waitFor();
+    await panel.getByRole('button', { name: 'Resolved' }).click();
+    await panel.getByRole('listitem').filter({ hasText: 'Grace Hopper reported Pump Signals' }).getByText('Removed by a moderator').waitFor();
+
+    // Grace snaps at the spammer; Ada mutes her for 10 minutes, citing the harassment rule.
+    const snap = '@PumpSignals you are a scammer and everyone here knows it';
+    const graceComposer = grace.getByRole('form', { name: 'Message General' });
+    await graceComposer.getByLabel('Message General').fill(snap);
+    const snapped = grace.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/messages$/));
+    await graceComposer.getByRole('button', { name: 'Send' }).click();
+    expect((await snapped).status()).toBe(201);
+    const snapAtAda = messages(ada, 'General').locator('.chat-message').filter({ hasText: 'you are a scammer' });
+    await snapAtAda.locator('summary', { hasText: 'More' }).click();
+    await snapAtAda.getByRole('menuitem', { name: 'Mute Grace Hopper…' }).click();
+    const muteDialog = ada.getByRole('dialog', { name: 'Mute Grace Hopper' });
+    await muteDialog.getByLabel('For', { exact: true }).selectOption({ label: '10 minutes' });
+    await muteDialog.getByLabel('Rule broken').selectOption({ label: 'Harassment' });
+    await muteDialog.getByLabel('Reason (optional)').fill('Keep it civil, report instead');
+    await screenshot(ada, 'chat-12-mute-dialog-desktop', { fullPage: false });
+    const muted = ada.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/moderation$/));
+    await muteDialog.getByRole('button', { name: 'Mute', exact: true }).click();
+    expect((await muted).status()).toBe(201);
+    await ada.getByText('Muted Grace Hopper (Harassment).').waitFor();
+    const [{ until }]: { until: Date }[] = await db.query(`SELECT until FROM chat_moderation_actions WHERE room_id = $1 AND action = 'mute'`, [roomId]);
+    // The end as the page writes it (formatUntil: the time today, with the day after midnight).
+    const untilText = await grace.evaluate((iso) => {
+      const date = new Date(iso);
+      const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' }).format(date);
+      return date.toDateString() === new Date().toDateString() ? time : `${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(date)} ${time}`;
+    }, until.toISOString());
+
+    // Grace's open page learns of the mute live (a `standing` event to her own streams): her composer
+    // gives way to until when, without a reload or a refused post.
+    await grace.locator('.chat-composer--disabled').getByText(`A moderator muted you in this room until ${untilText}. You can still read it.`).waitFor();
+    expect(await grace.getByRole('form', { name: 'Message General' }).count()).toBe(0);
+    await screenshot(grace, 'chat-13-muted-composer-phone', { fullPage: false });
+
+    // The audit log lists the mute with its rule and end, and lifts it.
+    await panel.getByRole('button', { name: 'Audit log' }).click();
+    const audit = panel.getByRole('list', { name: 'Audit log' });
+    const muteEntry = audit.getByRole('listitem').filter({ hasText: `Ada Lovelace · Muted Grace Hopper until ${untilText}` });
+    await muteEntry.getByText('Harassment · Keep it civil, report instead ·', { exact: false }).waitFor();
+    await audit.getByRole('listitem').filter({ hasText: 'Ada Lovelace · Deleted a message by Pump Signals' }).waitFor();
+    await screenshot(ada, 'chat-14-moderation-audit-desktop', { fullPage: false });
+    const unmuted = ada.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/moderation$/));
+    await muteEntry.getByRole('button', { name: 'Unmute Grace Hopper' }).click();
+    expect((await unmuted).status()).toBe(201);
+    await audit.getByRole('listitem').first().getByText('Ada Lovelace · Unmuted Grace Hopper').waitFor();
+    expect(await audit.getByRole('button', { name: 'Unmute Grace Hopper' }).count()).toBe(0);
+    expect(await audit.getByRole('listitem').count()).toBe(3);
+    // Unmuted, Grace's composer is back in her open page (live again).
+    await graceComposer.waitFor();
+    expect(await grace.locator('.chat-composer--disabled').count()).toBe(0);
+
+    // At phone width the panel is a sheet over the room that fits the screen.
+    await ada.setViewportSize(PHONE);
+    expect(await horizontalOverflow(ada)).toBeNull();
+    await screenshot(ada, 'chat-15-moderation-audit-phone', { fullPage: false });
+    await panel.getByRole('button', { name: 'Reports' }).click();
+    await panel.getByRole('button', { name: 'Resolved' }).click();
+    await panel.getByRole('listitem').filter({ hasText: 'Grace Hopper reported Pump Signals' }).waitFor();
+    expect(await horizontalOverflow(ada)).toBeNull();
+    await screenshot(ada, 'chat-16-moderation-reports-phone', { fullPage: false });
+    expect(await contrastViolations(ada, '.chat-side')).toEqual([]);
+    await panel.getByRole('button', { name: 'Close moderation' }).click();
+    await ada.setViewportSize(DESKTOP);
+
+    // What the database recorded: three actions by Ada, the report resolved by her, the mute lifted
+    // (posting again after an unmute is jobs/test/chat/moderation.test.ts' case; Grace's page shows it on its next load).
+    const actions: { action: string; moderator: string; target: string | null; message_id: string | null; rule: string | null; reason: string | null }[] = await db.query(
+      `SELECT a.action, m.name AS moderator, t.name AS target, a.message_id::text, a.rule, a.reason
+         FROM chat_moderation_actions a JOIN users m ON m.id = a.moderator_id LEFT JOIN users t ON t.id = a.target_user_id
+        WHERE a.room_id = $1 ORDER BY a.id`,
+      [roomId],
+    );
+    expect(actions).toEqual([
+      { action: 'delete_message', moderator: 'Ada Lovelace', target: 'Pump Signals', message_id: spamId, rule: 'other', reason: null },
+      { action: 'mute', moderator: 'Ada Lovelace', target: 'Grace Hopper', message_id: null, rule: 'harassment', reason: 'Keep it civil, report instead' },
+      { action: 'unmute', moderator: 'Ada Lovelace', target: 'Grace Hopper', message_id: null, rule: null, reason: null },
+    ]);
+    const minutes = (until.getTime() - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(8);
+    expect(minutes).toBeLessThanOrEqual(10);
+    expect(
+      await db.query(
+        `SELECT p.status, r.name AS reporter, s.name AS resolved_by, c.deleted_by, c.message FROM chat_reports p JOIN chat_messages c ON c.id = p.message_id
+           JOIN users r ON r.id = p.reporter_id LEFT JOIN users s ON s.id = p.resolved_by WHERE p.message_id = $1`,
+        [spamId],
+      ),
+    ).toEqual([{ status: 'resolved', reporter: 'Grace Hopper', resolved_by: 'Ada Lovelace', deleted_by: 'moderator', message: '' }]);
+    expect(await db.query(`SELECT muted_until FROM chat_room_members m JOIN users u ON u.id = m.user_id WHERE m.room_id = $1 AND u.name = 'Grace Hopper'`, [roomId])).toEqual([{ muted_until: null }]);
   });
 
   it('shows the loading state while the rooms load, and a failed load with Try again', async () => {

@@ -166,8 +166,8 @@ export class NotificationStreamHub {
       await this.chatLoads.get(event.userId);
       this.setChatMember(event.userId, event.roomId, event.joined);
     }
-    // A read mark concerns the reader's own tabs only.
-    const users = event.kind === 'read' ? [event.userId] : [...(this.roomMembers.get(event.roomId) ?? [])];
+    // A read mark concerns the reader's own tabs only, a change of standing the member's own.
+    const users = event.kind === 'read' || event.kind === 'standing' ? [event.userId] : [...(this.roomMembers.get(event.roomId) ?? [])];
     if (event.kind === 'member' && !event.joined) users.push(event.userId);
     if (!users.length) return;
     // Serialized once for all the room's streams.

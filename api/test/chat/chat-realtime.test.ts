@@ -113,6 +113,22 @@ describe('chat real time across two api instances', () => {
     expect(chatEvents(adaOnB).filter((e) => e.kind === 'read')).toEqual([]);
   });
 
+  it("tells a muted or unmuted member's own streams on every instance of the change (standing), and no one else", async () => {
+    // Ada moderates the side room (set in the database: the seeded rooms have no owner to appoint her).
+    await db().query(`UPDATE chat_room_members SET role = 'moderator' WHERE room_id = $1 AND user_id = $2`, [side, ada.id]);
+    const [bobOnA, adaOnB] = [await stream(baseA, bob), await stream(baseB, ada)];
+    await send(ada, 'post', `/api/chat/rooms/${side}/moderation`, { action: 'mute', userId: bob.id, minutes: 5, rule: 'spam' }).expect(201);
+    expect(await eventOn(bobOnA, (e) => e.kind === 'standing')).toEqual({ kind: 'standing', roomId: side, userId: bob.id });
+    expect((await bob.agent.get(`/api/chat/rooms/${side}`).expect(200)).body.membership.moderationMutedUntil).not.toBeNull();
+    await send(ada, 'post', `/api/chat/rooms/${side}/moderation`, { action: 'unmute', userId: bob.id }).expect(201);
+    await eventOn(bobOnA, (e) => e.kind === 'standing' && chatEvents(bobOnA).filter((x) => x.kind === 'standing').length === 2);
+    // Ada's stream saw neither (a marker message after them proves the stream is up to date).
+    const marker = await say(ada, side, 'standing marker');
+    await eventOn(adaOnB, (e) => e.kind === 'message' && e.message.id === marker.id);
+    expect(chatEvents(adaOnB).filter((e) => e.kind === 'standing')).toEqual([]);
+    await db().query(`UPDATE chat_room_members SET role = 'member' WHERE room_id = $1 AND user_id = $2`, [side, ada.id]);
+  });
+
   it('stops relaying a room to a member who left it (the relay follows the member events on every instance)', async () => {
     const bobStream = await stream(baseB, bob);
     await send(bob, 'post', `/api/chat/rooms/${room}/leave`).expect(204);

@@ -3,7 +3,7 @@
 import type Redis from 'ioredis';
 import type { ChatStreamEvent } from './chat.shapes';
 
-const KINDS = new Set(['message', 'edited', 'deleted', 'reactions', 'typing', 'presence', 'read', 'member', 'thread']);
+const KINDS = new Set(['message', 'edited', 'deleted', 'reactions', 'typing', 'presence', 'read', 'member', 'standing', 'thread']);
 
 /** The channel every api instance subscribes to. */
 export function chatEventsChannel(prefix: string): string {
@@ -23,6 +23,7 @@ export function parseChatEvent(text: string): ChatStreamEvent | null {
     const v = value as Record<string, unknown>;
     if (typeof v.kind !== 'string' || !KINDS.has(v.kind) || typeof v.roomId !== 'number' || !Number.isInteger(v.roomId)) return null;
     if (v.kind === 'member' && (typeof v.userId !== 'number' || typeof v.joined !== 'boolean')) return null;
+    if (v.kind === 'standing' && typeof v.userId !== 'number') return null;
     return value as ChatStreamEvent;
   } catch {
     return null;

@@ -1,8 +1,9 @@
 // Moderation in a room: reporting a message (everyone), and for the room's owner and moderators
 // the mute/ban dialog (minutes, the rule broken, a reason), the reports queue and the audit log
-// (which also shows a member's earlier sanctions, so repeated mutes escalate by hand).
+// (which also shows a member's earlier sanctions, so repeated mutes escalate by hand, and lifts a
+// mute or ban still in force).
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { ChatMessageView, ChatRule } from '@tickerbell/jobs/chat/shapes';
+import type { ChatAuditEntry, ChatMessageView, ChatRule } from '@tickerbell/jobs/chat/shapes';
 import { ModalDialog } from '../alerts/modal-dialog';
 import { messageOf } from '../accounts/auth-client';
 import { RequestFailed, shownData, useRequest } from '../api/use-request';
@@ -51,8 +52,9 @@ export function SanctionDialog({ roomId, message, action, onDone, onClose }: { r
           {action === 'mute' ? 'Mute' : 'Ban'} {name}
         </h2>
         <p className="form-field__hint">
-          {action === 'mute' ? 'A muted member can read the room but not post until the time ends.' : 'A banned member can neither read nor post in the room.'} The rule you cite is
-          shown to them and kept in the audit log.
+          {action === 'mute'
+            ? 'A muted member can read the room but not post until the time ends; they are told until when. The rule you cite is kept in the audit log.'
+            : 'A banned member can neither read nor post in the room. The rule you cite is shown to them and kept in the audit log.'}
         </p>
         <div className="form-field">
           <label htmlFor={minutesId} className="form-field__label">
@@ -186,12 +188,12 @@ function ReportsQueue({ roomId }: { roomId: number }) {
           {reports.map((report) => (
             <li key={report.id} className="chat-mod-item">
               <p>
-                <strong>{report.reporter.name}</strong> reported <strong>{report.message.author?.name ?? 'a message'}</strong>{' '}
+                <strong>{report.reporter.name}</strong> reported <strong>{report.message.author?.name ?? 'a message'}</strong> ·{' '}
                 <time dateTime={report.createdAt} className="chat-muted">
                   {formatFull(report.createdAt)}
                 </time>
               </p>
-              <blockquote className="chat-quote">{report.message.deleted ? 'Message deleted' : report.message.text}</blockquote>
+              <blockquote className="chat-quote">{report.message.deleted ? (report.message.deletedBy === 'moderator' ? 'Removed by a moderator' : 'Deleted by its author') : report.message.text}</blockquote>
               <p className="chat-muted">Reason: {report.reason}</p>
               {status === 'open' && (
                 <div className="chat-mod-item__buttons">
@@ -213,8 +215,36 @@ function ReportsQueue({ roomId }: { roomId: number }) {
   );
 }
 
+/** What an entry did to whom: "Muted Grace", "Deleted a message by Grace", "Dismissed a report about Grace". */
+function auditSummary(entry: ChatAuditEntry): string {
+  const label = ACTION_LABELS[entry.action];
+  if (!entry.target) return label;
+  if (entry.action === 'delete_message') return `${label} by ${entry.target.name}`;
+  if (entry.action === 'dismiss_report') return `${label} about ${entry.target.name}`;
+  return `${label} ${entry.target.name}`;
+}
+
+/**
+ * The mutes and bans still in force among the entries (newest first): a member's newest mute (ban)
+ * entry that no unmute (unban) followed and whose end has not come. Those can be lifted here.
+ */
+function sanctionsInForce(entries: readonly ChatAuditEntry[], now = Date.now()): Set<number> {
+  const seen = new Set<string>();
+  const inForce = new Set<number>();
+  for (const entry of entries) {
+    if (!entry.target) continue;
+    const kind = entry.action === 'mute' || entry.action === 'unmute' ? 'mute' : entry.action === 'ban' || entry.action === 'unban' ? 'ban' : null;
+    if (!kind || seen.has(`${kind}:${entry.target.id}`)) continue;
+    seen.add(`${kind}:${entry.target.id}`);
+    if (entry.action === kind && (entry.until === 'infinity' || (entry.until !== null && Date.parse(entry.until) > now))) inForce.add(entry.id);
+  }
+  return inForce;
+}
+
 function AuditLog({ roomId }: { roomId: number }) {
   const [result, , retry] = useRequest(`audit:${roomId}`, (signal) => getAudit(roomId, signal));
+  const [error, setError] = useState<string | null>(null);
+  const [lifting, setLifting] = useState<number | null>(null);
   const audit = shownData(result);
   if (result.state === 'failed') return <RequestFailed what="The audit log" message={result.message} onRetry={retry} />;
   if (audit === null)
@@ -224,23 +254,45 @@ function AuditLog({ roomId }: { roomId: number }) {
       </p>
     );
   if (audit.entries.length === 0) return <p className="empty-state">No moderation action in this room yet.</p>;
+  const inForce = sanctionsInForce(audit.entries);
+  const lift = (entry: ChatAuditEntry) => {
+    setLifting(entry.id);
+    setError(null);
+    moderate(roomId, { action: entry.action === 'mute' ? 'unmute' : 'unban', userId: entry.target!.id })
+      .then(retry)
+      .catch((failure: unknown) => setError(messageOf(failure)))
+      .finally(() => setLifting(null));
+  };
   return (
-    <ol className="chat-mod-list" aria-label="Audit log">
-      {audit.entries.map((entry) => (
-        <li key={entry.id} className="chat-mod-item">
-          <p>
-            <strong>{entry.moderator.name}</strong> · {ACTION_LABELS[entry.action]}
-            {entry.target && <> {entry.target.name}</>}
-            {entry.until && (entry.action === 'mute' || entry.action === 'ban') && <> {formatUntil(entry.until)}</>}
-          </p>
-          <p className="chat-muted">
-            {entry.rule && <>{RULE_LABELS[entry.rule]} · </>}
-            {entry.reason && <>{entry.reason} · </>}
-            <time dateTime={entry.createdAt}>{formatFull(entry.createdAt)}</time>
-          </p>
-        </li>
-      ))}
-    </ol>
+    <>
+      {error && (
+        <p className="form-message form-message--error" role="alert">
+          {error}
+        </p>
+      )}
+      <ol className="chat-mod-list" aria-label="Audit log">
+        {audit.entries.map((entry) => (
+          <li key={entry.id} className="chat-mod-item">
+            <p>
+              <strong>{entry.moderator.name}</strong> · {auditSummary(entry)}
+              {entry.until && (entry.action === 'mute' || entry.action === 'ban') && <> {formatUntil(entry.until)}</>}
+            </p>
+            <p className="chat-muted">
+              {entry.rule && <>{RULE_LABELS[entry.rule]} · </>}
+              {entry.reason && <>{entry.reason} · </>}
+              <time dateTime={entry.createdAt}>{formatFull(entry.createdAt)}</time>
+            </p>
+            {inForce.has(entry.id) && (
+              <div className="chat-mod-item__buttons">
+                <button type="button" className="button button--secondary button--small" disabled={lifting !== null || result.state === 'loading'} onClick={() => lift(entry)}>
+                  {entry.action === 'mute' ? 'Unmute' : 'Unban'} {entry.target!.name}
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 
