@@ -1,25 +1,22 @@
 // Pieces shared by the predictions screens: the section tabs, the data-source note, a market's
 // state badge, the mispricing feed's table and a market's own alerts.
-import { Link, NavLink } from 'react-router-dom';
+import { Link } from 'react-router-dom';
+import { SectionTabs } from '../layout/section-tabs';
 import type { MispricingAlertView, PredictionMarketView, PredictionSourceView } from '@tickerbell/jobs/predictions/shapes';
 import { MISPRICING_SOURCE_LABELS, ageOf, formatDateTime, formatPoints, formatProbability, marketState } from './predictions-client';
 import { PREDICTIONS_MISPRICING_PATH, PREDICTIONS_PATH, PREDICTIONS_PERFORMANCE_PATH, predictionMarketPath } from './predictions-paths';
 
 /** The three predictions screens, as tabs under the page heading. */
 export function PredictionsTabs() {
-  const tab = ({ isActive }: { isActive: boolean }) => `pm-tabs__link${isActive ? ' pm-tabs__link--active' : ''}`;
   return (
-    <nav className="pm-tabs" aria-label="Prediction screens">
-      <NavLink to={PREDICTIONS_PATH} end className={tab}>
-        Markets
-      </NavLink>
-      <NavLink to={PREDICTIONS_PERFORMANCE_PATH} className={tab}>
-        Performance
-      </NavLink>
-      <NavLink to={PREDICTIONS_MISPRICING_PATH} className={tab}>
-        Mispricing
-      </NavLink>
-    </nav>
+    <SectionTabs
+      label="Prediction screens"
+      tabs={[
+        { to: PREDICTIONS_PATH, label: 'Markets', end: true },
+        { to: PREDICTIONS_PERFORMANCE_PATH, label: 'Performance' },
+        { to: PREDICTIONS_MISPRICING_PATH, label: 'Mispricing' },
+      ]}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 // Pieces shared by the whales screens: the section tabs, the data-source note, the transfers table
 // (on phones each transfer is a card), an address with its label.
-import { Link, NavLink } from 'react-router-dom';
+import { Link } from 'react-router-dom';
+import { SectionTabs } from '../layout/section-tabs';
 import type { WhaleAddressLabel, WhaleFeedSource, WhaleTransferView } from '@tickerbell/jobs/whales/shapes';
 import {
   TRANSACTION_TYPE_LABELS,
@@ -17,19 +18,15 @@ import { WHALES_EXCHANGES_PATH, WHALES_FEED_PATH, WHALES_WATCHLIST_PATH, whaleAd
 
 /** The three whales screens, as tabs under the page heading. */
 export function WhalesTabs() {
-  const tab = ({ isActive }: { isActive: boolean }) => `whale-tabs__link${isActive ? ' whale-tabs__link--active' : ''}`;
   return (
-    <nav className="whale-tabs" aria-label="Whale screens">
-      <NavLink to={WHALES_FEED_PATH} end className={tab}>
-        Live feed
-      </NavLink>
-      <NavLink to={WHALES_WATCHLIST_PATH} className={tab}>
-        Watchlist
-      </NavLink>
-      <NavLink to={WHALES_EXCHANGES_PATH} className={tab}>
-        Exchange netflow
-      </NavLink>
-    </nav>
+    <SectionTabs
+      label="Whale screens"
+      tabs={[
+        { to: WHALES_FEED_PATH, label: 'Live feed', end: true },
+        { to: WHALES_WATCHLIST_PATH, label: 'Watchlist' },
+        { to: WHALES_EXCHANGES_PATH, label: 'Exchange netflow' },
+      ]}
+    />
   );
 }
 

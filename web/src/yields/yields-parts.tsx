@@ -1,21 +1,20 @@
 // Pieces shared by the yields screens: the section tabs, the data-source note, a pool's name, the
 // APR cell with its disagreement flag, and the score breakdown.
-import { Link, NavLink } from 'react-router-dom';
+import { Link } from 'react-router-dom';
+import { SectionTabs } from '../layout/section-tabs';
 import type { YieldPoolRow, YieldScoreBreakdown, YieldsSourceView } from '@tickerbell/jobs/yields/shapes';
 import { YIELDS_ALERTS_PATH, YIELDS_POOLS_PATH, ageOf, aprSourceLabel, formatFeeTier, formatPercent, formatScore, formatUtc, yieldPoolPath } from './yields-client';
 
 /** The two yields screens, as tabs under the page heading. */
 export function YieldsTabs() {
-  const tab = ({ isActive }: { isActive: boolean }) => `yield-tabs__link${isActive ? ' yield-tabs__link--active' : ''}`;
   return (
-    <nav className="yield-tabs" aria-label="Yield screens">
-      <NavLink to={YIELDS_POOLS_PATH} end className={tab}>
-        Pools
-      </NavLink>
-      <NavLink to={YIELDS_ALERTS_PATH} className={tab}>
-        Alerts
-      </NavLink>
-    </nav>
+    <SectionTabs
+      label="Yield screens"
+      tabs={[
+        { to: YIELDS_POOLS_PATH, label: 'Pools', end: true },
+        { to: YIELDS_ALERTS_PATH, label: 'Alerts' },
+      ]}
+    />
   );
 }
 
