@@ -1,6 +1,6 @@
 // How a screen asks the api: the last answer stays shown while a new one loads (a filter change does
 // not blank the page), a superseded request is aborted, and a failed one offers "Try again".
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError } from './client';
 import { messageOf } from '../accounts/auth-client';
 
@@ -53,6 +53,81 @@ export function RequestFailed({ what, message, onRetry }: { what: string; messag
       <button type="button" className="button button--secondary button--small" onClick={onRetry}>
         Try again
       </button>
+    </div>
+  );
+}
+
+/** A cursor-paged answer's rows, and the cursor of the page after them (null: the last page). */
+export interface CursorPage<Row> {
+  rows: Row[];
+  nextCursor: string | null;
+}
+
+/** The shown page with the next one appended: a row already shown (same id) is not repeated. */
+export function appendPage<Row extends { id: unknown }, P extends CursorPage<Row>>(shown: P, page: CursorPage<Row>): P {
+  const ids = new Set(shown.rows.map((row) => row.id));
+  return { ...shown, rows: [...shown.rows, ...page.rows.filter((row) => !ids.has(row.id))], nextCursor: page.nextCursor };
+}
+
+export type LoadMoreState = { state: 'idle' | 'loading' } | { state: 'failed'; message: string };
+
+/**
+ * "Load more" under a list shown by useRequest: `fetchAfter(cursor)` asks for the page after the
+ * shown one and `merge` puts it into the shown answer (usually appendPage). Back to idle when `key`
+ * (the list's query) changes, so another query's failed page is not shown.
+ */
+export function useLoadMore<T, P>(
+  key: string,
+  cursor: string | null | undefined,
+  fetchAfter: (cursor: string) => Promise<P>,
+  update: (change: (data: T) => T) => void,
+  merge: (shown: T, page: P) => T,
+): { more: LoadMoreState; loadMore: () => void } {
+  const [more, setMore] = useState<LoadMoreState>({ state: 'idle' });
+  useEffect(() => setMore({ state: 'idle' }), [key]);
+  const loadMore = () => {
+    if (!cursor) return;
+    setMore({ state: 'loading' });
+    fetchAfter(cursor)
+      .then((page) => {
+        update((shown) => merge(shown, page));
+        setMore({ state: 'idle' });
+      })
+      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
+  };
+  return { more, loadMore };
+}
+
+/**
+ * The foot of a paged list: the "Load more" button while there is a next page, else `end` (that
+ * this is every row; nothing when absent); under it a failed page's error.
+ */
+export function LoadMore({ more, hasNext, onLoadMore, label, end, failed, className }: {
+  more: LoadMoreState;
+  hasNext: boolean;
+  onLoadMore: () => void;
+  /** The button's text, e.g. "Load more pools". */
+  label: string;
+  end?: ReactNode;
+  /** The error's lead, e.g. "More pools could not be loaded". */
+  failed: string;
+  className: string;
+}) {
+  if (!hasNext && end === undefined && more.state !== 'failed') return null;
+  return (
+    <div className={className}>
+      {hasNext ? (
+        <button type="button" className="button button--secondary" onClick={onLoadMore} disabled={more.state === 'loading'}>
+          {more.state === 'loading' ? 'Loading…' : label}
+        </button>
+      ) : (
+        end !== undefined && <p className="empty-state">{end}</p>
+      )}
+      {more.state === 'failed' && (
+        <p className="form-message form-message--error" role="alert">
+          {failed}: {more.message}
+        </p>
+      )}
     </div>
   );
 }

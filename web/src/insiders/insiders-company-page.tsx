@@ -13,7 +13,7 @@ import { SENTIMENT_LABELS, formatScore, formatShares, formatUsd, formatUsdCompac
 import { InsiderFollowForm } from './insiders-follow-form';
 import { INSIDERS_RESEARCH_PATH, INSIDERS_SCREENER_PATH, companyKey } from './insiders-paths';
 import { ReplayNote, TradesTable } from './insiders-trades-table';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import './insiders.css';
 
 /** Waits between asks while the price history is still being fetched. */
@@ -238,24 +238,14 @@ export function InsidersCompanyPage() {
   const { ticker = '' } = useParams();
   const [result, update, retry] = useRequest(ticker, (signal) => getCompanyPage(ticker, signal));
   const data = shownData(result);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
 
-  const loadMore = () => {
-    if (!data?.transactions.nextCursor) return;
-    setMore({ state: 'loading' });
-    getScreener({ ticker: companyKey(data.company), cursor: data.transactions.nextCursor })
-      .then((next) => {
-        update((page) => {
-          const ids = new Set(page.transactions.rows.map((row) => row.id));
-          return {
-            ...page,
-            transactions: { rows: [...page.transactions.rows, ...next.rows.filter((row) => !ids.has(row.id))], nextCursor: next.nextCursor, replay: page.transactions.replay || next.replay },
-          };
-        });
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(
+    ticker,
+    data?.transactions.nextCursor,
+    (cursor) => getScreener({ ticker: data ? companyKey(data.company) : ticker, cursor }),
+    update,
+    (page, next) => ({ ...page, transactions: { ...appendPage(page.transactions, next), replay: page.transactions.replay || next.replay } }),
+  );
 
   if (result.state === 'failed') {
     const missing = result.status === 404;
@@ -330,20 +320,7 @@ export function InsidersCompanyPage() {
         ) : (
           <>
             <TradesTable rows={data.transactions.rows} caption={`Insider transactions of ${label}`} showCompany={false} />
-            {(data.transactions.nextCursor || more.state === 'failed') && (
-              <div className="insider-more">
-                {data.transactions.nextCursor ? (
-                  <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                    {more.state === 'loading' ? 'Loading…' : 'Load more trades'}
-                  </button>
-                ) : null}
-                {more.state === 'failed' && (
-                  <p className="form-message form-message--error" role="alert">
-                    More trades could not be loaded: {more.message}
-                  </p>
-                )}
-              </div>
-            )}
+            <LoadMore className="insider-more" more={more} hasNext={!!data.transactions.nextCursor} onLoadMore={loadMore} label="Load more trades" failed="More trades could not be loaded" />
           </>
         )}
       </section>

@@ -1,33 +1,24 @@
 // /dashboard/insiders/insiders/:cik: one reporting owner, the companies they reported on (with
 // their latest relationship there) and their newest transaction lines.
-import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { messageOf } from '../accounts/auth-client';
 import { ROLE_LABELS, getInsiderPage, getScreener, rolesText } from './insiders-client';
 import { INSIDERS_SCREENER_PATH, companyKey, companyPath } from './insiders-paths';
 import { ReplayNote, TradesTable } from './insiders-trades-table';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import './insiders.css';
 
 export function InsidersInsiderPage() {
   const { cik = '' } = useParams();
   const [result, update, retry] = useRequest(cik, (signal) => getInsiderPage(cik, signal));
   const data = shownData(result);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
 
-  const loadMore = () => {
-    if (!data?.transactions.nextCursor) return;
-    setMore({ state: 'loading' });
-    getScreener({ insiderCik: data.insider.cik, cursor: data.transactions.nextCursor })
-      .then((next) => {
-        update((page) => {
-          const ids = new Set(page.transactions.rows.map((row) => row.id));
-          return { ...page, transactions: { rows: [...page.transactions.rows, ...next.rows.filter((row) => !ids.has(row.id))], nextCursor: next.nextCursor, replay: page.transactions.replay || next.replay } };
-        });
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(
+    cik,
+    data?.transactions.nextCursor,
+    (cursor) => getScreener({ insiderCik: data ? data.insider.cik : cik, cursor }),
+    update,
+    (page, next) => ({ ...page, transactions: { ...appendPage(page.transactions, next), replay: page.transactions.replay || next.replay } }),
+  );
 
   const back = (
     <p className="insider-back">
@@ -103,20 +94,7 @@ export function InsidersInsiderPage() {
         ) : (
           <>
             <TradesTable rows={data.transactions.rows} caption={`Transactions of ${insider.name}`} showInsider={false} />
-            {(data.transactions.nextCursor || more.state === 'failed') && (
-              <div className="insider-more">
-                {data.transactions.nextCursor && (
-                  <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                    {more.state === 'loading' ? 'Loading…' : 'Load more trades'}
-                  </button>
-                )}
-                {more.state === 'failed' && (
-                  <p className="form-message form-message--error" role="alert">
-                    More trades could not be loaded: {more.message}
-                  </p>
-                )}
-              </div>
-            )}
+            <LoadMore className="insider-more" more={more} hasNext={!!data.transactions.nextCursor} onLoadMore={loadMore} label="Load more trades" failed="More trades could not be loaded" />
           </>
         )}
       </section>

@@ -1,10 +1,9 @@
 // /dashboard/predictions: the markets browser. Search, category, open/closed and the sort order
 // (24 h volume, liquidity, closing soon, newest) live in the address bar; pages load with a cursor.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { PredictionMarketSort, PredictionMarketView } from '@tickerbell/jobs/predictions/shapes';
-import { messageOf } from '../accounts/auth-client';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import { formatUsdCompact } from '../format/usd';
 import {
   MARKET_SORTS,
@@ -160,26 +159,11 @@ export function PredictionsMarketsPage() {
   const key = marketsParams(query).toString();
   const [result, update, retry] = useRequest(key, (signal) => getMarkets(query, signal));
   const data = shownData(result);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
   const [now] = useState(() => Date.now());
-
-  useEffect(() => setMore({ state: 'idle' }), [key]);
 
   const apply = (next: MarketsQuery) => setParams(marketsParams({ ...next, cursor: undefined, limit: undefined }));
 
-  const loadMore = () => {
-    if (!data?.nextCursor) return;
-    setMore({ state: 'loading' });
-    getMarkets({ ...query, cursor: data.nextCursor })
-      .then((page) => {
-        update((shown) => {
-          const ids = new Set(shown.rows.map((row) => row.id));
-          return { ...shown, rows: [...shown.rows, ...page.rows.filter((row) => !ids.has(row.id))], nextCursor: page.nextCursor };
-        });
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(key, data?.nextCursor, (cursor) => getMarkets({ ...query, cursor }), update, appendPage);
 
   return (
     <div className="predictions-page">
@@ -222,20 +206,7 @@ export function PredictionsMarketsPage() {
         ) : (
           <>
             <MarketsTable rows={data.rows} busy={result.state === 'loading'} now={now} />
-            <div className="pm-more">
-              {data.nextCursor ? (
-                <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                  {more.state === 'loading' ? 'Loading…' : 'Load more markets'}
-                </button>
-              ) : (
-                <p className="empty-state">That is every matching market ({data.rows.length}).</p>
-              )}
-              {more.state === 'failed' && (
-                <p className="form-message form-message--error" role="alert">
-                  More markets could not be loaded: {more.message}
-                </p>
-              )}
-            </div>
+            <LoadMore className="pm-more" more={more} hasNext={!!data.nextCursor} onLoadMore={loadMore} label="Load more markets" end={`That is every matching market (${data.rows.length}).`} failed="More markets could not be loaded" />
           </>
         ))}
     </div>

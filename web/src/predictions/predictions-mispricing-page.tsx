@@ -8,7 +8,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { PredictionFollowView } from '@tickerbell/jobs/predictions/shapes';
 import { fieldErrorsOf } from '../accounts/account-client';
 import { messageOf } from '../accounts/auth-client';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import { addFollow, getFollows, getMarkets, getMispricing, removeFollow, type MispricingQuery } from './predictions-client';
 import { PREDICTIONS_PATH, predictionMarketPath } from './predictions-paths';
 import { MispricingTable, PredictionsTabs } from './predictions-parts';
@@ -120,7 +120,6 @@ export function PredictionsMispricingPage() {
   const [result, update, retry] = useRequest(key, (signal) => getMispricing(query, signal));
   const data = shownData(result);
   const [categories, setCategories] = useState<string[]>([]);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
   const active = query.active !== false;
 
   // The categories for the filter and the follow form (a failure only leaves them out).
@@ -131,19 +130,9 @@ export function PredictionsMispricingPage() {
       .catch(() => undefined);
     return () => controller.abort();
   }, []);
-  useEffect(() => setMore({ state: 'idle' }), [key]);
 
   const apply = (next: MispricingQuery) => setParams(paramsOf(next));
-  const loadMore = () => {
-    if (!data?.nextCursor) return;
-    setMore({ state: 'loading' });
-    getMispricing({ ...query, cursor: data.nextCursor })
-      .then((page) => {
-        update((shown) => ({ rows: [...shown.rows, ...page.rows.filter((row) => !shown.rows.some((r) => r.id === row.id))], nextCursor: page.nextCursor }));
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(key, data?.nextCursor, (cursor) => getMispricing({ ...query, cursor }), update, appendPage);
   const offered = query.category && !categories.includes(query.category) ? [...categories, query.category] : categories;
 
   return (
@@ -191,18 +180,7 @@ export function PredictionsMispricingPage() {
         ) : (
           <>
             <MispricingTable rows={data.rows} caption={active ? 'Open mispricing alerts' : 'Closed mispricing alerts'} busy={result.state === 'loading'} />
-            <div className="pm-more">
-              {data.nextCursor && (
-                <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                  {more.state === 'loading' ? 'Loading…' : 'Load more alerts'}
-                </button>
-              )}
-              {more.state === 'failed' && (
-                <p className="form-message form-message--error" role="alert">
-                  More alerts could not be loaded: {more.message}
-                </p>
-              )}
-            </div>
+            <LoadMore className="pm-more" more={more} hasNext={!!data.nextCursor} onLoadMore={loadMore} label="Load more alerts" failed="More alerts could not be loaded" />
           </>
         ))}
       <Follows categories={categories} />

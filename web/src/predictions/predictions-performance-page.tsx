@@ -5,9 +5,8 @@
 // beats the market and those where it beats them; and the viewer's forecasts.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { PredictionCategoryScore, PredictionForecastsPage, PredictionPerformanceView } from '@tickerbell/jobs/predictions/shapes';
-import { messageOf } from '../accounts/auth-client';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import type { PredictionCategoryScore, PredictionPerformanceView } from '@tickerbell/jobs/predictions/shapes';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import { CalibrationPlot, TrendChart } from './predictions-charts';
 import {
   RESOLUTION_LABELS,
@@ -212,17 +211,7 @@ function YourForecasts() {
   const [status, setStatus] = useState<ForecastStatus>('all');
   const [result, update, retry] = useRequest(`forecasts:${status}`, (signal) => getForecasts({ status, limit: 25 }, signal));
   const data = shownData(result);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
-  const loadMore = () => {
-    if (!data?.nextCursor) return;
-    setMore({ state: 'loading' });
-    getForecasts({ status, cursor: data.nextCursor, limit: 25 })
-      .then((page) => {
-        update((shown: PredictionForecastsPage) => ({ rows: [...shown.rows, ...page.rows.filter((row) => !shown.rows.some((r) => r.id === row.id))], nextCursor: page.nextCursor }));
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(`forecasts:${status}`, data?.nextCursor, (cursor) => getForecasts({ status, cursor, limit: 25 }), update, appendPage);
   return (
     <section className="dashboard-panel" aria-labelledby="pm-yours-title">
       <div className="pm-panel-head">
@@ -290,18 +279,7 @@ function YourForecasts() {
                 </tbody>
               </table>
             </div>
-            <div className="pm-more">
-              {data.nextCursor ? (
-                <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                  {more.state === 'loading' ? 'Loading…' : 'Load more forecasts'}
-                </button>
-              ) : null}
-              {more.state === 'failed' && (
-                <p className="form-message form-message--error" role="alert">
-                  More forecasts could not be loaded: {more.message}
-                </p>
-              )}
-            </div>
+            <LoadMore className="pm-more" more={more} hasNext={!!data.nextCursor} onLoadMore={loadMore} label="Load more forecasts" failed="More forecasts could not be loaded" />
           </>
         ))}
     </section>

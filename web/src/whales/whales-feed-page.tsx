@@ -4,7 +4,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { WhaleExchangeSummary, WhaleFeedPage, WhaleTransferView } from '@tickerbell/jobs/whales/shapes';
-import { messageOf } from '../accounts/auth-client';
 import {
   DIRECTION_LABELS,
   feedParams,
@@ -23,7 +22,7 @@ import {
 import { subscribeLiveWhales } from './whales-live';
 import { WHALES_RESEARCH_PATH, WHALES_WATCHLIST_PATH } from './whales-paths';
 import { SourceNote, TransfersTable, WhalesTabs } from './whales-parts';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import './whales.css';
 
 /** The tokens offered by name (mainnet contracts); any other contract can be typed in. */
@@ -190,7 +189,6 @@ export function WhalesFeedPage() {
   const [result, update, retry] = useRequest(key, (signal) => getFeed(query, signal));
   const data = shownData(result);
   const [newIds, setNewIds] = useState<ReadonlySet<string>>(new Set());
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
   const [exchanges, setExchanges] = useState<string[]>([]);
   // The viewer's own labels of watched addresses, put on live rows (the stream sends them without).
   const customLabels = useRef<ReadonlyMap<string, string>>(new Map());
@@ -202,7 +200,6 @@ export function WhalesFeedPage() {
 
   useEffect(() => {
     setNewIds(new Set());
-    setMore({ state: 'idle' });
     pending.current = [];
   }, [key]);
 
@@ -256,19 +253,7 @@ export function WhalesFeedPage() {
 
   const apply = (next: WhaleFeedQuery) => setParams(feedParams({ ...next, cursor: undefined, limit: undefined }), { replace: false });
 
-  const loadMore = () => {
-    if (!data?.nextCursor) return;
-    setMore({ state: 'loading' });
-    getFeed({ ...query, cursor: data.nextCursor })
-      .then((page) => {
-        update((shown) => {
-          const ids = new Set(shown.rows.map((row) => row.id));
-          return { ...shown, rows: [...shown.rows, ...page.rows.filter((row) => !ids.has(row.id))], nextCursor: page.nextCursor };
-        });
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(key, data?.nextCursor, (cursor) => getFeed({ ...query, cursor }), update, appendPage);
 
   const arrived = newIds.size;
   return (
@@ -320,20 +305,7 @@ export function WhalesFeedPage() {
         ) : (
           <>
             <TransfersTable rows={data.rows} caption="Whale transfers" newIds={newIds} busy={result.state === 'loading'} now={now} />
-            <div className="whale-more">
-              {data.nextCursor ? (
-                <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                  {more.state === 'loading' ? 'Loading…' : 'Load older transfers'}
-                </button>
-              ) : (
-                <p className="empty-state">That is every matching transfer ({data.rows.length}).</p>
-              )}
-              {more.state === 'failed' && (
-                <p className="form-message form-message--error" role="alert">
-                  Older transfers could not be loaded: {more.message}
-                </p>
-              )}
-            </div>
+            <LoadMore className="whale-more" more={more} hasNext={!!data.nextCursor} onLoadMore={loadMore} label="Load older transfers" end={`That is every matching transfer (${data.rows.length}).`} failed="Older transfers could not be loaded" />
           </>
         ))}
     </div>

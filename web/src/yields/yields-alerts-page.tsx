@@ -3,8 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { YieldAlertHistoryPage, YieldAlertView } from '@tickerbell/jobs/yields/shapes';
-import { messageOf } from '../accounts/auth-client';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import { YieldAlertList } from './yields-alert-list';
 import { KIND_SHORT, YIELDS_POOLS_PATH, ageOf, formatKindValue, formatUtc, getAlertHistory, getYieldAlerts, yieldPoolPath } from './yields-client';
 import { YieldsTabs } from './yields-parts';
@@ -14,24 +13,13 @@ function History({ alerts }: { alerts: readonly YieldAlertView[] }) {
   const [alertId, setAlertId] = useState<number | undefined>(undefined);
   const [result, update, retry] = useRequest<YieldAlertHistoryPage>(`history:${alertId ?? 'all'}`, (signal) => getAlertHistory({ alertId, limit: 50 }, signal));
   const data = shownData(result);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
-  useEffect(() => setMore({ state: 'idle' }), [alertId]);
   // An alert deleted from the list above takes its history with it.
   useEffect(() => {
     if (alertId !== undefined && !alerts.some((alert) => alert.id === alertId)) setAlertId(undefined);
   }, [alerts, alertId]);
   const spikeUnits = new Map(alerts.map((alert) => [alert.id, alert.spikeUnit]));
 
-  const loadMore = () => {
-    if (!data?.nextCursor) return;
-    setMore({ state: 'loading' });
-    getAlertHistory({ alertId, cursor: data.nextCursor, limit: 50 })
-      .then((page) => {
-        update((shown) => ({ rows: [...shown.rows, ...page.rows.filter((row) => !shown.rows.some((old) => old.id === row.id))], nextCursor: page.nextCursor }));
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(`history:${alertId ?? 'all'}`, data?.nextCursor, (cursor) => getAlertHistory({ alertId, cursor, limit: 50 }), update, appendPage);
 
   return (
     <section className="dashboard-panel" aria-labelledby="yield-history-title">
@@ -114,20 +102,7 @@ function History({ alerts }: { alerts: readonly YieldAlertView[] }) {
                 </tbody>
               </table>
             </div>
-            <div className="yield-more">
-              {data.nextCursor ? (
-                <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                  {more.state === 'loading' ? 'Loading…' : 'Load older firings'}
-                </button>
-              ) : (
-                <p className="empty-state">That is the whole history ({data.rows.length}).</p>
-              )}
-              {more.state === 'failed' && (
-                <p className="form-message form-message--error" role="alert">
-                  Older firings could not be loaded: {more.message}
-                </p>
-              )}
-            </div>
+            <LoadMore className="yield-more" more={more} hasNext={!!data.nextCursor} onLoadMore={loadMore} label="Load older firings" end={`That is the whole history (${data.rows.length}).`} failed="Older firings could not be loaded" />
           </>
         ))}
     </section>

@@ -2,11 +2,10 @@
 // DefiLlama's, flagged when they disagree), volume/TVL and score. Filters (chain, dex, token,
 // stablecoins only, minimum TVL) and the sort (APR, TVL, score) live in the address bar; older
 // pages load below with the api's cursor.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { YieldPoolRow, YieldPoolSort, YieldPoolsQuery } from '@tickerbell/jobs/yields/shapes';
-import { messageOf } from '../accounts/auth-client';
-import { RequestFailed, shownData, useRequest } from '../api/use-request';
+import { appendPage, LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import {
   COMMON_CHAINS,
   COMMON_DEXES,
@@ -200,26 +199,12 @@ export function YieldsPoolsPage() {
   const key = poolsParams(query).toString();
   const [result, update, retry] = useRequest(key, (signal) => getPools(query, signal));
   const data = shownData(result);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'failed'; message: string }>({ state: 'idle' });
 
-  useEffect(() => setMore({ state: 'idle' }), [key]);
 
   const apply = (next: YieldPoolsQuery) => setParams(poolsParams({ ...next, cursor: undefined, limit: undefined }));
   const sort = query.sort ?? 'tvl';
 
-  const loadMore = () => {
-    if (!data?.nextCursor) return;
-    setMore({ state: 'loading' });
-    getPools({ ...query, cursor: data.nextCursor })
-      .then((page) => {
-        update((shown) => {
-          const ids = new Set(shown.rows.map((row) => row.id));
-          return { ...shown, rows: [...shown.rows, ...page.rows.filter((row) => !ids.has(row.id))], nextCursor: page.nextCursor };
-        });
-        setMore({ state: 'idle' });
-      })
-      .catch((error: unknown) => setMore({ state: 'failed', message: messageOf(error) }));
-  };
+  const { more, loadMore } = useLoadMore(key, data?.nextCursor, (cursor) => getPools({ ...query, cursor }), update, appendPage);
 
   const filtered = Object.keys(query).some((name) => name !== 'sort');
   return (
@@ -274,22 +259,7 @@ export function YieldsPoolsPage() {
         ) : (
           <>
             <PoolsTable rows={data.rows} sort={sort} onSort={(next) => apply({ ...query, sort: next === 'tvl' ? undefined : next })} busy={result.state === 'loading'} caption="Liquidity pools" />
-            <div className="yield-more">
-              {data.nextCursor ? (
-                <button type="button" className="button button--secondary" onClick={loadMore} disabled={more.state === 'loading'}>
-                  {more.state === 'loading' ? 'Loading…' : 'Load more pools'}
-                </button>
-              ) : (
-                <p className="empty-state">
-                  That is every matching pool ({data.rows.length.toLocaleString('en-US')}).
-                </p>
-              )}
-              {more.state === 'failed' && (
-                <p className="form-message form-message--error" role="alert">
-                  More pools could not be loaded: {more.message}
-                </p>
-              )}
-            </div>
+            <LoadMore className="yield-more" more={more} hasNext={!!data.nextCursor} onLoadMore={loadMore} label="Load more pools" end={`That is every matching pool (${data.rows.length.toLocaleString('en-US')}).`} failed="More pools could not be loaded" />
           </>
         ))}
     </div>
