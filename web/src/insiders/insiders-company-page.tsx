@@ -152,13 +152,13 @@ function AnalyticsHistory({ history }: { history: readonly InsiderAnalyticsView[
                   <tr>
                     <th scope="col">Day</th>
                     <th scope="col">Sentiment</th>
-                    <th scope="col" className="insider-num">
+                    <th scope="col" className="num">
                       Buys
                     </th>
-                    <th scope="col" className="insider-num">
+                    <th scope="col" className="num">
                       Sells
                     </th>
-                    <th scope="col" className="insider-num">
+                    <th scope="col" className="num">
                       Net value
                     </th>
                     <th scope="col">Signals</th>
@@ -171,9 +171,9 @@ function AnalyticsHistory({ history }: { history: readonly InsiderAnalyticsView[
                       <td>
                         {view.insiderSentiment ? SENTIMENT_LABELS[view.insiderSentiment] : '—'} {formatScore(view.sentimentScore)}
                       </td>
-                      <td className="insider-num">{view.buyTransactions30d}</td>
-                      <td className="insider-num">{view.sellTransactions30d}</td>
-                      <td className="insider-num">{formatUsd(view.netValue30d)}</td>
+                      <td className="num">{view.buyTransactions30d}</td>
+                      <td className="num">{view.sellTransactions30d}</td>
+                      <td className="num">{formatUsd(view.netValue30d)}</td>
                       <td>
                         {view.isClusterBuy && <span className="insider-badge insider-badge--cluster">Cluster</span>}
                         {view.isUnusualActivity && <span className="insider-badge insider-badge--unusual">Unusual</span>}

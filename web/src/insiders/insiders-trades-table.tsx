@@ -98,13 +98,13 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
             <th scope="col" className="insider-type-cell">
               Type
             </th>
-            <th scope="col" className="insider-num">
+            <th scope="col" className="num">
               Shares
             </th>
-            <th scope="col" className="insider-num">
+            <th scope="col" className="num">
               Price
             </th>
-            <th scope="col" className="insider-num">
+            <th scope="col" className="num">
               Value
             </th>
           </tr>
@@ -116,7 +116,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
             const filed = filedParts(row);
             return (
               <tr key={row.id} className={fresh ? 'insider-row--new data-table__row--fresh' : undefined} data-row-id={row.id}>
-                <td data-label="Filed" className="insider-nowrap">
+                <td data-label="Filed" className="nowrap">
                   {filed.date}
                   {fresh && <span className="insider-badge insider-badge--new">New</span>}
                   <span className="data-table__sub">
@@ -131,7 +131,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
                     )}
                   </span>
                 </td>
-                <td data-label="Traded" className="insider-nowrap">
+                <td data-label="Traded" className="nowrap">
                   {row.transactionDate}
                 </td>
                 {showCompany && (
@@ -155,7 +155,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
                   <CodeBadge row={row} />
                   <Flags row={row} />
                 </td>
-                <td data-label="Shares" className="insider-num">
+                <td data-label="Shares" className="num">
                   {sign}
                   {formatShares(row.sharesTraded)}
                   {row.sharesOwnedAfter !== null && (
@@ -165,7 +165,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
                     </span>
                   )}
                 </td>
-                <td data-label="Price" className="insider-num">
+                <td data-label="Price" className="num">
                   {formatPricePerShare(row.pricePerShare)}
                   {row.isWeightedPrice && (
                     <span className="data-table__sub" title={row.priceFootnote ?? 'A weighted average of several trades'}>
@@ -173,7 +173,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
                     </span>
                   )}
                 </td>
-                <td data-label="Value" className="insider-num insider-strong">
+                <td data-label="Value" className="num insider-strong">
                   {formatUsd(row.totalValue)}
                 </td>
               </tr>

@@ -211,10 +211,10 @@ export function EventsTable({
           <tr>
             <th scope="col">Company</th>
             {showExpiry && <th scope="col">Expiry</th>}
-            <th scope="col" className="lockup-num">
+            <th scope="col" className="num">
               Unlocking
             </th>
-            <th scope="col" className="lockup-num">
+            <th scope="col" className="num">
               Of float
             </th>
             <th scope="col">Risk</th>
@@ -251,10 +251,10 @@ export function EventsTable({
                     {tranche && <span className="data-table__sub">{tranche}</span>}
                   </td>
                 )}
-                <td data-label="Unlocking" className="lockup-num">
+                <td data-label="Unlocking" className="num">
                   {event.sharesLockedUp === null ? '—' : `${formatShares(event.sharesLockedUp)} sh`}
                 </td>
-                <td data-label="Of float" className="lockup-num">
+                <td data-label="Of float" className="num">
                   {formatShare(event.floatShare)}
                 </td>
                 <td data-label="Risk">

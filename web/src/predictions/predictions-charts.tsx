@@ -137,13 +137,13 @@ export function PriceChart({ points, theme, forecast, consensus }: PriceChartPro
             <thead>
               <tr>
                 <th scope="col">Time</th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   YES price
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Bid
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Ask
                 </th>
               </tr>
@@ -152,9 +152,9 @@ export function PriceChart({ points, theme, forecast, consensus }: PriceChartPro
               {newestFirst.map((point) => (
                 <tr key={point.at}>
                   <th scope="row">{formatDateTime(point.at)}</th>
-                  <td className="pm-num">{formatProbability(point.price)}</td>
-                  <td className="pm-num">{formatProbability(point.bestBid)}</td>
-                  <td className="pm-num">{formatProbability(point.bestAsk)}</td>
+                  <td className="num">{formatProbability(point.price)}</td>
+                  <td className="num">{formatProbability(point.bestBid)}</td>
+                  <td className="num">{formatProbability(point.bestAsk)}</td>
                 </tr>
               ))}
             </tbody>
@@ -268,16 +268,16 @@ export function CalibrationPlot({ bins }: { bins: readonly PredictionCalibration
             <thead>
               <tr>
                 <th scope="col">Forecasts</th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Count
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Mean forecast
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Happened
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   95 % interval
                 </th>
               </tr>
@@ -288,10 +288,10 @@ export function CalibrationPlot({ bins }: { bins: readonly PredictionCalibration
                   <th scope="row">
                     {pct(bin.from)}–{pct(bin.to)}
                   </th>
-                  <td className="pm-num">{bin.count}</td>
-                  <td className="pm-num">{formatProbability(bin.meanForecast)}</td>
-                  <td className="pm-num">{formatProbability(bin.observedRate)}</td>
-                  <td className="pm-num">{bin.low === null || bin.high === null ? '—' : `${formatProbability(bin.low)} – ${formatProbability(bin.high)}`}</td>
+                  <td className="num">{bin.count}</td>
+                  <td className="num">{formatProbability(bin.meanForecast)}</td>
+                  <td className="num">{formatProbability(bin.observedRate)}</td>
+                  <td className="num">{bin.low === null || bin.high === null ? '—' : `${formatProbability(bin.low)} – ${formatProbability(bin.high)}`}</td>
                 </tr>
               ))}
             </tbody>

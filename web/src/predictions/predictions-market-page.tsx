@@ -274,18 +274,18 @@ function History({ forecasts, resolved }: { forecasts: readonly PredictionForeca
         <thead>
           <tr>
             <th scope="col">Made</th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Yours
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Market then
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Gap
             </th>
             <th scope="col">Status</th>
             {resolved && (
-              <th scope="col" className="pm-num">
+              <th scope="col" className="num">
                 Points
               </th>
             )}
@@ -300,20 +300,20 @@ function History({ forecasts, resolved }: { forecasts: readonly PredictionForeca
                 <tr data-row-id={forecast.id} className={rowClass}>
                   <td data-label="Made">
                     <time dateTime={forecast.dateMade} title={formatDateTime(forecast.dateMade)}>
-                      <span className="pm-nowrap">{formatDate(forecast.dateMade)}</span>
+                      <span className="nowrap">{formatDate(forecast.dateMade)}</span>
                       <span className="data-table__sub">{formatTime(forecast.dateMade)}</span>
                     </time>
                   </td>
-                  <td data-label="Yours" className="pm-num pm-strong">
+                  <td data-label="Yours" className="num pm-strong">
                     {formatProbability(forecast.userPrediction)}
                     <span className="data-table__sub">
                       typed “{forecast.inputText}”{forecast.confidence !== null && <> · confidence {forecast.confidence}</>}
                     </span>
                   </td>
-                  <td data-label="Market then" className="pm-num">
+                  <td data-label="Market then" className="num">
                     {formatProbability(forecast.marketPrice)}
                   </td>
-                  <td data-label="Gap" className="pm-num" title="Your forecast minus the market price then, in percentage points">
+                  <td data-label="Gap" className="num" title="Your forecast minus the market price then, in percentage points">
                     {formatPoints(Number(forecast.userPrediction) - Number(forecast.marketPrice))}
                   </td>
                   <td data-label="Status">
@@ -329,7 +329,7 @@ function History({ forecasts, resolved }: { forecasts: readonly PredictionForeca
                     )}
                   </td>
                   {resolved && (
-                    <td data-label="Points" className="pm-num pm-strong">
+                    <td data-label="Points" className="num pm-strong">
                       {formatSkillPoints(forecast.points)}
                     </td>
                   )}

@@ -99,13 +99,13 @@ function MarketsTable({ rows, busy, now }: { rows: readonly PredictionMarketView
         <thead>
           <tr>
             <th scope="col">Market</th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               YES
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               24 h volume
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Liquidity
             </th>
             <th scope="col">Closes</th>
@@ -120,21 +120,21 @@ function MarketsTable({ rows, busy, now }: { rows: readonly PredictionMarketView
                   {[market.category, market.eventTitle && market.eventTitle !== market.question ? market.eventTitle : null].filter(Boolean).join(' · ')}
                 </span>
               </td>
-              <td data-label="YES" className="pm-num pm-strong">
+              <td data-label="YES" className="num pm-strong">
                 {market.resolution ? <StateBadge market={market} /> : formatProbability(market.yesPrice)}
                 {!market.resolution && market.bestBid !== null && market.bestAsk !== null && (
-                  <span className="data-table__sub pm-nowrap" title="Best bid / best ask">
+                  <span className="data-table__sub nowrap" title="Best bid / best ask">
                     {formatProbability(market.bestBid)} / {formatProbability(market.bestAsk)}
                   </span>
                 )}
               </td>
-              <td data-label="24 h volume" className="pm-num">
+              <td data-label="24 h volume" className="num">
                 {formatUsdCompact(market.volume24h)}
               </td>
-              <td data-label="Liquidity" className="pm-num">
+              <td data-label="Liquidity" className="num">
                 {formatUsdCompact(market.liquidity)}
               </td>
-              <td data-label="Closes" className="pm-nowrap">
+              <td data-label="Closes" className="nowrap">
                 {market.closed ? (
                   <>{market.resolution ? `Resolved ${formatDate(market.resolvedAt ?? market.closedTime)}` : <StateBadge market={market} />}</>
                 ) : (

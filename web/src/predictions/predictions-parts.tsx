@@ -78,13 +78,13 @@ export function MispricingTable({ rows, caption, busy = false }: MispricingTable
           <tr>
             <th scope="col">Market</th>
             <th scope="col">Fair value from</th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Price → fair value
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Gap after fees
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Confidence
             </th>
           </tr>
@@ -114,13 +114,13 @@ export function MispricingTable({ rows, caption, busy = false }: MispricingTable
                 <span className={`pm-badge pm-badge--${alert.fairValueSource}`}>{MISPRICING_SOURCE_LABELS[alert.fairValueSource]}</span>
                 <span className="data-table__sub">{alert.reasoning}</span>
               </td>
-              <td data-label="Price → fair value" className="pm-num">
+              <td data-label="Price → fair value" className="num">
                 {formatProbability(alert.currentPrice)} → <strong>{formatProbability(alert.fairValue)}</strong>
               </td>
-              <td data-label="Gap after fees" className="pm-num pm-strong">
+              <td data-label="Gap after fees" className="num pm-strong">
                 <Deviation value={alert.deviation} />
               </td>
-              <td data-label="Confidence" className="pm-num">
+              <td data-label="Confidence" className="num">
                 {formatProbability(alert.confidence)}
               </td>
             </tr>

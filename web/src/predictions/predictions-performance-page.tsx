@@ -91,16 +91,16 @@ function CategoryTable({ rows, caption, empty }: { rows: readonly PredictionCate
         <thead>
           <tr>
             <th scope="col">Category</th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Forecasts
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Your Brier
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Market’s
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Skill
             </th>
           </tr>
@@ -109,10 +109,10 @@ function CategoryTable({ rows, caption, empty }: { rows: readonly PredictionCate
           {rows.map((row) => (
             <tr key={row.category}>
               <th scope="row">{row.category}</th>
-              <td className="pm-num">{row.count}</td>
-              <td className="pm-num">{formatScore(row.brier)}</td>
-              <td className="pm-num">{formatScore(row.marketBrier)}</td>
-              <td className={`pm-num pm-strong ${tone(row.skill) ?? ''}`}>{formatScore(row.skill, { signed: true })}</td>
+              <td className="num">{row.count}</td>
+              <td className="num">{formatScore(row.brier)}</td>
+              <td className="num">{formatScore(row.marketBrier)}</td>
+              <td className={`num pm-strong ${tone(row.skill) ?? ''}`}>{formatScore(row.skill, { signed: true })}</td>
             </tr>
           ))}
         </tbody>
@@ -138,22 +138,22 @@ function Trend({ performance }: { performance: PredictionPerformanceView }) {
             <thead>
               <tr>
                 <th scope="col">Month</th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Forecasts
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Accuracy
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Brier
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Market Brier
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Log
                 </th>
-                <th scope="col" className="pm-num">
+                <th scope="col" className="num">
                   Market log
                 </th>
               </tr>
@@ -162,12 +162,12 @@ function Trend({ performance }: { performance: PredictionPerformanceView }) {
               {[...trend].reverse().map((point) => (
                 <tr key={point.month}>
                   <th scope="row">{formatMonth(point.month)}</th>
-                  <td className="pm-num">{point.count}</td>
-                  <td className="pm-num">{formatProbability(point.accuracy)}</td>
-                  <td className="pm-num">{formatScore(point.brier)}</td>
-                  <td className="pm-num">{formatScore(point.marketBrier)}</td>
-                  <td className="pm-num">{formatScore(point.log)}</td>
-                  <td className="pm-num">{formatScore(point.marketLog)}</td>
+                  <td className="num">{point.count}</td>
+                  <td className="num">{formatProbability(point.accuracy)}</td>
+                  <td className="num">{formatScore(point.brier)}</td>
+                  <td className="num">{formatScore(point.marketBrier)}</td>
+                  <td className="num">{formatScore(point.log)}</td>
+                  <td className="num">{formatScore(point.marketLog)}</td>
                 </tr>
               ))}
             </tbody>
@@ -241,14 +241,14 @@ function YourForecasts() {
                 <thead>
                   <tr>
                     <th scope="col">Market</th>
-                    <th scope="col" className="pm-num">
+                    <th scope="col" className="num">
                       Your forecast
                     </th>
-                    <th scope="col" className="pm-num">
+                    <th scope="col" className="num">
                       Market then
                     </th>
                     <th scope="col">Outcome</th>
-                    <th scope="col" className="pm-num">
+                    <th scope="col" className="num">
                       Points
                     </th>
                   </tr>
@@ -262,16 +262,16 @@ function YourForecasts() {
                           {[row.market.category, `made ${formatDateTime(row.dateMade)}`].filter(Boolean).join(' · ')}
                         </span>
                       </td>
-                      <td data-label="Your forecast" className="pm-num pm-strong">
+                      <td data-label="Your forecast" className="num pm-strong">
                         {formatProbability(row.userPrediction)}
                       </td>
-                      <td data-label="Market then" className="pm-num">
+                      <td data-label="Market then" className="num">
                         {formatProbability(row.marketPrice)}
                       </td>
                       <td data-label="Outcome">
                         {row.resolution ? RESOLUTION_LABELS[row.resolution] : row.market.closed ? 'Closed, awaiting resolution' : `Open · now ${formatProbability(row.market.yesPrice)}`}
                       </td>
-                      <td data-label="Points" className={`pm-num pm-strong ${tone(row.points === null ? null : Number(row.points)) ?? ''}`}>
+                      <td data-label="Points" className={`num pm-strong ${tone(row.points === null ? null : Number(row.points)) ?? ''}`}>
                         {formatSkillPoints(row.points)}
                       </td>
                     </tr>

@@ -20,13 +20,13 @@ function MarketList({ rows, caption, empty }: { rows: readonly PredictionMarketV
         <thead>
           <tr>
             <th scope="col">Market</th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               YES
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               24 h volume
             </th>
-            <th scope="col" className="pm-num">
+            <th scope="col" className="num">
               Ends
             </th>
           </tr>
@@ -38,13 +38,13 @@ function MarketList({ rows, caption, empty }: { rows: readonly PredictionMarketV
                 <Link to={predictionMarketPath(market.id)}>{market.question}</Link>
                 {market.category && <span className="data-table__sub">{market.category}</span>}
               </td>
-              <td data-label="YES" className="pm-num pm-strong">
+              <td data-label="YES" className="num pm-strong">
                 {formatProbability(market.yesPrice)}
               </td>
-              <td data-label="24 h volume" className="pm-num">
+              <td data-label="24 h volume" className="num">
                 {formatUsdCompact(market.volume24h)}
               </td>
-              <td data-label="Ends" className="pm-num">
+              <td data-label="Ends" className="num">
                 {formatDate(market.endDate)}
               </td>
             </tr>

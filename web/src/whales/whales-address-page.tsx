@@ -90,13 +90,13 @@ function BalanceChanges({ page }: { page: WhaleAddressPage }) {
         <thead>
           <tr>
             <th scope="col">Token</th>
-            <th scope="col" className="whale-num">
+            <th scope="col" className="num">
               Received
             </th>
-            <th scope="col" className="whale-num">
+            <th scope="col" className="num">
               Sent
             </th>
-            <th scope="col" className="whale-num">
+            <th scope="col" className="num">
               Net USD
             </th>
           </tr>
@@ -105,9 +105,9 @@ function BalanceChanges({ page }: { page: WhaleAddressPage }) {
           {page.balanceChanges.map((change) => (
             <tr key={change.token ?? 'eth'}>
               <th scope="row">{change.token === null ? (change.tokenSymbol ?? 'ETH') : (change.tokenSymbol ?? shortAddress(change.token))}</th>
-              <td className="whale-num">{formatAmount(change.inAmount)}</td>
-              <td className="whale-num">{formatAmount(change.outAmount)}</td>
-              <td className={`whale-num ${Number(change.netUsd) > 0 ? 'whale-up' : Number(change.netUsd) < 0 ? 'whale-down' : ''}`}>{formatNetUsd(change.netUsd)}</td>
+              <td className="num">{formatAmount(change.inAmount)}</td>
+              <td className="num">{formatAmount(change.outAmount)}</td>
+              <td className={`num ${Number(change.netUsd) > 0 ? 'whale-up' : Number(change.netUsd) < 0 ? 'whale-down' : ''}`}>{formatNetUsd(change.netUsd)}</td>
             </tr>
           ))}
         </tbody>

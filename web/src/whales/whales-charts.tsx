@@ -141,16 +141,16 @@ export function NetflowChart({ points, bucket, theme, subject, tone }: NetflowCh
             <thead>
               <tr>
                 <th scope="col">{bucket === 'day' ? 'Day' : 'Hour'}</th>
-                <th scope="col" className="whale-num">
+                <th scope="col" className="num">
                   Inflow
                 </th>
-                <th scope="col" className="whale-num">
+                <th scope="col" className="num">
                   Outflow
                 </th>
-                <th scope="col" className="whale-num">
+                <th scope="col" className="num">
                   Net
                 </th>
-                <th scope="col" className="whale-num">
+                <th scope="col" className="num">
                   Transfers
                 </th>
               </tr>
@@ -159,10 +159,10 @@ export function NetflowChart({ points, bucket, theme, subject, tone }: NetflowCh
               {newestFirst.map((point) => (
                 <tr key={point.start}>
                   <th scope="row">{bucketLabel(point.start, bucket)}</th>
-                  <td className="whale-num">{formatUsdCompact(point.inflowUsd)}</td>
-                  <td className="whale-num">{formatUsdCompact(point.outflowUsd)}</td>
-                  <td className="whale-num">{formatNetUsd(point.netflowUsd)}</td>
-                  <td className="whale-num">
+                  <td className="num">{formatUsdCompact(point.inflowUsd)}</td>
+                  <td className="num">{formatUsdCompact(point.outflowUsd)}</td>
+                  <td className="num">{formatNetUsd(point.netflowUsd)}</td>
+                  <td className="num">
                     {point.transfers}
                     {point.unpricedTransfers > 0 && <span className="data-table__sub">{point.unpricedTransfers} unpriced</span>}
                   </td>

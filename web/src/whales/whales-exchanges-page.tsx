@@ -131,16 +131,16 @@ export function WhalesExchangesPage() {
                 <thead>
                   <tr>
                     <th scope="col">Exchange</th>
-                    <th scope="col" className="whale-num">
+                    <th scope="col" className="num">
                       Inflow
                     </th>
-                    <th scope="col" className="whale-num">
+                    <th scope="col" className="num">
                       Outflow
                     </th>
-                    <th scope="col" className="whale-num">
+                    <th scope="col" className="num">
                       Net
                     </th>
-                    <th scope="col" className="whale-num">
+                    <th scope="col" className="num">
                       Transfers
                     </th>
                   </tr>
@@ -155,16 +155,16 @@ export function WhalesExchangesPage() {
                             {entry.exchange}
                           </button>
                         </th>
-                        <td data-label="Inflow" className="whale-num">
+                        <td data-label="Inflow" className="num">
                           {formatUsdCompact(entry.inflowUsd24h)}
                         </td>
-                        <td data-label="Outflow" className="whale-num">
+                        <td data-label="Outflow" className="num">
                           {formatUsdCompact(entry.outflowUsd24h)}
                         </td>
-                        <td data-label="Net" className={`whale-num whale-strong ${net > 0 ? 'whale-inflow' : net < 0 ? 'whale-outflow' : ''}`}>
+                        <td data-label="Net" className={`num whale-strong ${net > 0 ? 'whale-inflow' : net < 0 ? 'whale-outflow' : ''}`}>
                           {formatNetUsd(entry.netflowUsd24h)}
                         </td>
-                        <td data-label="Transfers" className="whale-num">
+                        <td data-label="Transfers" className="num">
                           {entry.transfers24h}
                         </td>
                       </tr>

@@ -100,10 +100,10 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
         <thead>
           <tr>
             <th scope="col">Time</th>
-            <th scope="col" className="whale-num">
+            <th scope="col" className="num">
               Amount
             </th>
-            <th scope="col" className="whale-num">
+            <th scope="col" className="num">
               USD
             </th>
             <th scope="col">From</th>
@@ -117,7 +117,7 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
             const when = blockTimeParts(row.blockTime);
             return (
               <tr key={row.id} className={fresh ? 'whale-row--new data-table__row--fresh' : undefined} data-row-id={row.id}>
-                <td data-label="Time" className="whale-nowrap">
+                <td data-label="Time" className="nowrap">
                   <time dateTime={row.blockTime} title={`${when.date} ${when.time}`}>
                     {ageOf(row.blockTime, now)}
                   </time>
@@ -129,7 +129,7 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
                     </a>
                   </span>
                 </td>
-                <td data-label="Amount" className="whale-num whale-strong">
+                <td data-label="Amount" className="num whale-strong">
                   {row.amount === null ? (
                     <span className="whale-unpriced" title={`The token's decimals are unknown: ${row.rawAmount} in its base units`}>
                       Amount unknown
@@ -152,7 +152,7 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
                     </span>
                   )}
                 </td>
-                <td data-label="USD" className="whale-num whale-strong">
+                <td data-label="USD" className="num whale-strong">
                   {row.usdValue === null ? (
                     <span className="whale-unpriced" title="No price for this token at the block's time: no USD value is guessed">
                       No price

@@ -39,7 +39,7 @@ function WatchRow({ watch, onEdit, onRemoved }: { watch: WhaleWatchView; onEdit:
         {watch.label.label && watch.customLabel && <span className="data-table__sub">{watch.label.label}</span>}
       </td>
       <td data-label="Alerts">{alertSummary(watch)}</td>
-      <td data-label="Last alert" className="whale-nowrap">
+      <td data-label="Last alert" className="nowrap">
         {watch.lastAlertAt ? (
           <time dateTime={watch.lastAlertAt}>
             {blockTimeParts(watch.lastAlertAt).date} {blockTimeParts(watch.lastAlertAt).time}

@@ -57,10 +57,10 @@ function History({ alerts }: { alerts: readonly YieldAlertView[] }) {
                   <tr>
                     <th scope="col">Fired</th>
                     <th scope="col">Pool</th>
-                    <th scope="col" className="yield-num">
+                    <th scope="col" className="num">
                       Value
                     </th>
-                    <th scope="col" className="yield-num">
+                    <th scope="col" className="num">
                       Threshold
                     </th>
                     <th scope="col">Message</th>
@@ -72,7 +72,7 @@ function History({ alerts }: { alerts: readonly YieldAlertView[] }) {
                     const unit = spikeUnits.get(row.alertId) ?? null;
                     return (
                       <tr key={row.id}>
-                        <td data-label="Fired" className="yield-nowrap">
+                        <td data-label="Fired" className="nowrap">
                           <time dateTime={row.triggeredAt} title={formatUtc(row.triggeredAt)}>
                             {ageOf(row.triggeredAt)}
                           </time>
@@ -84,10 +84,10 @@ function History({ alerts }: { alerts: readonly YieldAlertView[] }) {
                           </Link>
                           <span className="data-table__sub">{KIND_SHORT[row.kind]}</span>
                         </td>
-                        <td data-label="Value" className="yield-num yield-strong">
+                        <td data-label="Value" className="num yield-strong">
                           {formatKindValue(row.kind, row.triggeredValue, unit)}
                         </td>
-                        <td data-label="Threshold" className="yield-num">
+                        <td data-label="Threshold" className="num">
                           {formatKindValue(row.kind, row.threshold, unit)}
                         </td>
                         <td data-label="Message" className="data-table__wide yield-message">

@@ -171,19 +171,19 @@ export function PoolCharts({ points, theme, symbol }: { points: readonly YieldSe
             <thead>
               <tr>
                 <th scope="col">Day (UTC)</th>
-                <th scope="col" className="yield-num">
+                <th scope="col" className="num">
                   TVL
                 </th>
-                <th scope="col" className="yield-num">
+                <th scope="col" className="num">
                   Volume
                 </th>
-                <th scope="col" className="yield-num">
+                <th scope="col" className="num">
                   Fees
                 </th>
-                <th scope="col" className="yield-num">
+                <th scope="col" className="num">
                   APR
                 </th>
-                <th scope="col" className="yield-num">
+                <th scope="col" className="num">
                   DefiLlama APY
                 </th>
               </tr>
@@ -192,11 +192,11 @@ export function PoolCharts({ points, theme, symbol }: { points: readonly YieldSe
               {newestFirst.map((point) => (
                 <tr key={point.timestamp}>
                   <th scope="row">{formatDay(point.timestamp)}</th>
-                  <td className="yield-num">{formatUsdCompact(point.tvlUsd)}</td>
-                  <td className="yield-num">{formatUsdCompact(point.volumeUsd)}</td>
-                  <td className="yield-num">{formatUsdCompact(point.feesUsd)}</td>
-                  <td className="yield-num">{formatPercent(point.apr)}</td>
-                  <td className="yield-num">{formatPercent(point.defillamaApy)}</td>
+                  <td className="num">{formatUsdCompact(point.tvlUsd)}</td>
+                  <td className="num">{formatUsdCompact(point.volumeUsd)}</td>
+                  <td className="num">{formatUsdCompact(point.feesUsd)}</td>
+                  <td className="num">{formatPercent(point.apr)}</td>
+                  <td className="num">{formatPercent(point.defillamaApy)}</td>
                 </tr>
               ))}
             </tbody>

@@ -118,7 +118,7 @@ function PoolFilters({ query, onApply }: { query: YieldPoolsQuery; onApply: (que
 function SortHeader({ sort, current, onSort, children }: { sort: YieldPoolSort; current: YieldPoolSort; onSort: (sort: YieldPoolSort) => void; children: string }) {
   const active = sort === current;
   return (
-    <th scope="col" className="yield-num" aria-sort={active ? 'descending' : undefined}>
+    <th scope="col" className="num" aria-sort={active ? 'descending' : undefined}>
       <button type="button" className={active ? 'yield-sort yield-sort--active' : 'yield-sort'} onClick={() => onSort(sort)} aria-pressed={active}>
         {children}
         <span aria-hidden="true">{active ? ' ↓' : ''}</span>
@@ -142,10 +142,10 @@ export function PoolsTable({ rows, sort, onSort, busy, caption, now = Date.now()
             <SortHeader sort="apr" current={sort} onSort={onSort}>
               APR
             </SortHeader>
-            <th scope="col" className="yield-num">
+            <th scope="col" className="num">
               DefiLlama APY
             </th>
-            <th scope="col" className="yield-num">
+            <th scope="col" className="num">
               Volume / TVL
             </th>
             <SortHeader sort="score" current={sort} onSort={onSort}>
@@ -160,22 +160,22 @@ export function PoolsTable({ rows, sort, onSort, busy, caption, now = Date.now()
               <td data-label="Pool" className="data-table__wide yield-pool-cell">
                 <PoolName pool={row} />
               </td>
-              <td data-label="TVL" className="yield-num yield-strong">
+              <td data-label="TVL" className="num yield-strong">
                 {formatUsdCompact(row.tvlUsd)}
               </td>
-              <td data-label="APR" className="yield-num">
+              <td data-label="APR" className="num">
                 <AprValue row={row} />
               </td>
-              <td data-label="DefiLlama APY" className="yield-num">
+              <td data-label="DefiLlama APY" className="num">
                 {formatPercent(row.defillamaApy)}
               </td>
-              <td data-label="Volume / TVL" className="yield-num">
+              <td data-label="Volume / TVL" className="num">
                 {formatVtr(row.vtr)}
               </td>
-              <td data-label="Score" className="yield-num">
+              <td data-label="Score" className="num">
                 <ScoreValue value={row.yieldScore} />
               </td>
-              <td data-label="Updated" className="yield-nowrap">
+              <td data-label="Updated" className="nowrap">
                 {row.asOf ? (
                   <time dateTime={row.asOf} title={formatUtc(row.asOf)}>
                     {ageOf(row.asOf, now)}
