@@ -175,8 +175,8 @@ function AnalyticsHistory({ history }: { history: readonly InsiderAnalyticsView[
                       <td className="num">{view.sellTransactions30d}</td>
                       <td className="num">{formatUsd(view.netValue30d)}</td>
                       <td>
-                        {view.isClusterBuy && <span className="insider-badge insider-badge--cluster">Cluster</span>}
-                        {view.isUnusualActivity && <span className="insider-badge insider-badge--unusual">Unusual</span>}
+                        {view.isClusterBuy && <span className="badge insider-badge--cluster">Cluster</span>}
+                        {view.isUnusualActivity && <span className="badge insider-badge--unusual">Unusual</span>}
                         {!view.isClusterBuy && !view.isUnusualActivity && '—'}
                       </td>
                     </tr>

@@ -18,7 +18,7 @@ import { companyKey, companyPath, insiderPath } from './insiders-paths';
 export function SourceBadge({ source }: { source: InsiderDataSource }) {
   if (source === 'sec') return null;
   return (
-    <span className={`insider-badge insider-badge--${source}`} title={DATA_SOURCE_LABELS[source]}>
+    <span className={`badge insider-badge--${source}`} title={DATA_SOURCE_LABELS[source]}>
       {source === 'simulated' ? 'Simulated' : 'Replay'}
     </span>
   );
@@ -50,22 +50,22 @@ function Flags({ row }: { row: InsiderTradeRow }) {
   return (
     <span className="insider-flags">
       {row.rule10b5One === true && (
-        <span className="insider-badge insider-badge--plan" title="Made under a Rule 10b5-1 trading plan: not counted in the discretionary sentiment">
+        <span className="badge insider-badge--plan" title="Made under a Rule 10b5-1 trading plan: not counted in the discretionary sentiment">
           10b5-1
         </span>
       )}
       {row.traderPattern === 'routine' && (
-        <span className="insider-badge" title="Routine: this insider traded in the same calendar month in each of the 3 previous years">
+        <span className="badge" title="Routine: this insider traded in the same calendar month in each of the 3 previous years">
           Routine
         </span>
       )}
       {row.traderPattern === 'opportunistic' && (
-        <span className="insider-badge insider-badge--opportunistic" title="Opportunistic: not in this insider’s usual calendar month">
+        <span className="badge insider-badge--opportunistic" title="Opportunistic: not in this insider’s usual calendar month">
           Opportunistic
         </span>
       )}
       {row.table === 'derivative' && (
-        <span className="insider-badge" title={`Derivative security (Table II)${row.securityTitle ? `: ${row.securityTitle}` : ''}`}>
+        <span className="badge" title={`Derivative security (Table II)${row.securityTitle ? `: ${row.securityTitle}` : ''}`}>
           Derivative
         </span>
       )}
@@ -118,7 +118,7 @@ export function TradesTable({ rows, caption, newIds, showCompany = true, showIns
               <tr key={row.id} className={fresh ? 'insider-row--new data-table__row--fresh' : undefined} data-row-id={row.id}>
                 <td data-label="Filed" className="nowrap">
                   {filed.date}
-                  {fresh && <span className="insider-badge insider-badge--new">New</span>}
+                  {fresh && <span className="badge insider-badge--new">New</span>}
                   <span className="data-table__sub">
                     {filed.time && <>{filed.time} · </>}
                     {row.secUrl ? (

@@ -18,7 +18,7 @@ function ClusterBuyCard({ cluster }: { cluster: InsiderClusterBuy }) {
         {cluster.replay && (
           <>
             {' '}
-            <span className="insider-badge insider-badge--simulated" title="Some of these purchases come from recorded SEC filings or simulated variants of them (the offline demo), not live EDGAR data">
+            <span className="badge insider-badge--simulated" title="Some of these purchases come from recorded SEC filings or simulated variants of them (the offline demo), not live EDGAR data">
               Demo data
             </span>
           </>

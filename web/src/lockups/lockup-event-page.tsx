@@ -144,7 +144,7 @@ function Triggers({ event }: { event: LockupEventDetail }) {
       {event.earlyRelease.map((trigger, i) => (
         <li key={i} className={trigger.metOn ? 'lockup-trigger lockup-trigger--met' : 'lockup-trigger'}>
           <p className="lockup-trigger__state">
-            {trigger.metOn ? <span className="lockup-badge lockup-badge--released-early">Met on {formatDate(trigger.metOn)}</span> : <span className="lockup-badge">Not met</span>}
+            {trigger.metOn ? <span className="badge lockup-badge--released-early">Met on {formatDate(trigger.metOn)}</span> : <span className="badge">Not met</span>}
           </p>
           <dl className="lockup-pairs">
             {trigger.priceMultiple !== null && (
@@ -259,7 +259,7 @@ export function LockupEventPage() {
           <p className="lockup-sub">
             <StatusBadge status={event.status} />
             <SourceBadge source={event.dataSource} />
-            {event.vcBacked && <span className="lockup-badge">VC-backed</span>}
+            {event.vcBacked && <span className="badge">VC-backed</span>}
             {event.industry && <span>{event.industry}</span>}
             {tranche && <span>· {tranche}</span>}
           </p>

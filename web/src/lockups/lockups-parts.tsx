@@ -35,12 +35,12 @@ export function RiskValue({ score, size = 'normal' }: { score: number; size?: 'n
 }
 
 export function StatusBadge({ status }: { status: LockupStatus }) {
-  return <span className={`lockup-badge lockup-badge--${status.replace('_', '-')}`}>{STATUS_LABELS[status]}</span>;
+  return <span className={`badge lockup-badge--${status.replace('_', '-')}`}>{STATUS_LABELS[status]}</span>;
 }
 
 export function SourceBadge({ source }: { source: LockupEventView['dataSource'] }) {
   return (
-    <span className={`lockup-badge lockup-badge--source${source === 'simulated' || source === 'sec-replay' ? ' lockup-badge--replay' : ''}`} title={SOURCE_TITLES[source]}>
+    <span className={`badge lockup-badge--source${source === 'simulated' || source === 'sec-replay' ? ' lockup-badge--replay' : ''}`} title={SOURCE_TITLES[source]}>
       {SOURCE_LABELS[source]}
     </span>
   );
@@ -61,14 +61,14 @@ export function SourceNote({ source, empty = false }: { source: LockupSourceStat
   return source.mode === 'replay' ? (
     <div className="lockup-note lockup-note--replay" role="note">
       <p>
-        <span className="lockup-badge lockup-badge--replay">Replay data</span> Offline demo: two recorded SEC prospectuses and simulated offerings built from
+        <span className="badge lockup-badge--replay">Replay data</span> Offline demo: two recorded SEC prospectuses and simulated offerings built from
         them (marked “Simulated”, not real companies). {last}
       </p>
     </div>
   ) : (
     <div className="lockup-note" role="note">
       <p>
-        <span className="lockup-badge">Live</span> Read from the prospectuses (424B4) filed on SEC EDGAR. {last}
+        <span className="badge">Live</span> Read from the prospectuses (424B4) filed on SEC EDGAR. {last}
       </p>
     </div>
   );

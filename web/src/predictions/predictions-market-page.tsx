@@ -318,7 +318,7 @@ function History({ forecasts, resolved }: { forecasts: readonly PredictionForeca
                   </td>
                   <td data-label="Status">
                     {fate === 'current' ? (
-                      <span className="pm-badge pm-badge--current">Current</span>
+                      <span className="badge pm-badge--current">Current</span>
                     ) : (
                       <span className="pm-muted">
                         {fate === 'replaced' ? 'Replaced' : 'Withdrawn'}
@@ -444,7 +444,7 @@ export function PredictionsMarketPage() {
         {market.category && <span>{market.category}</span>}
         {market.eventTitle && market.eventTitle !== market.question && <span>{market.eventTitle}</span>}
         <span>{market.closed ? `Closed ${formatDate(market.closedTime ?? market.endDate)}` : market.endDate ? `Ends ${formatDate(market.endDate)} (${closesIn(market.endDate, now)})` : 'No end date'}</span>
-        {market.dataSource === 'replay' && <span className="pm-badge pm-badge--replay">Replay data</span>}
+        {market.dataSource === 'replay' && <span className="badge pm-badge--replay">Replay data</span>}
         <a href={market.polymarketUrl} target="_blank" rel="noreferrer">
           On Polymarket<span className="visually-hidden"> (opens in a new tab)</span>
         </a>

@@ -89,7 +89,7 @@ function Follows({ categories }: { categories: readonly string[] }) {
                   <Link to={predictionMarketPath(follow.marketId)}>{follow.question ?? `Market ${follow.marketId}`}</Link>
                 ) : (
                   <span>
-                    <span className="pm-badge">Category</span> {follow.category}
+                    <span className="badge">Category</span> {follow.category}
                   </span>
                 )}
                 <button type="button" className="button button--ghost button--small" onClick={() => remove(follow)} disabled={status.state === 'busy'}>

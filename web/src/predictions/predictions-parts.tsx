@@ -36,7 +36,7 @@ export function SourceNote({ source }: { source: PredictionSourceView }) {
   if (source.kind === 'replay') {
     return (
       <p className="pm-note" role="note">
-        <span className="pm-badge pm-badge--replay">Replay data</span> These markets come from the offline replay of recorded Polymarket answers, varied in
+        <span className="badge pm-badge--replay">Replay data</span> These markets come from the offline replay of recorded Polymarket answers, varied in
         the same shapes; prices are not live. No Polymarket connection is configured. {synced}
       </p>
     );
@@ -111,7 +111,7 @@ export function MispricingTable({ rows, caption, busy = false }: MispricingTable
                 </span>
               </td>
               <td data-label="Fair value from" className="pm-reason data-table__wide">
-                <span className={`pm-badge pm-badge--${alert.fairValueSource}`}>{MISPRICING_SOURCE_LABELS[alert.fairValueSource]}</span>
+                <span className={`badge pm-badge--${alert.fairValueSource}`}>{MISPRICING_SOURCE_LABELS[alert.fairValueSource]}</span>
                 <span className="data-table__sub">{alert.reasoning}</span>
               </td>
               <td data-label="Price → fair value" className="num">
@@ -138,7 +138,7 @@ export function MispricingList({ rows }: { rows: readonly MispricingAlertView[] 
       {rows.map((alert) => (
         <li key={alert.id} className="pm-alert">
           <p className="pm-alert__head">
-            <span className={`pm-badge pm-badge--${alert.fairValueSource}`}>{MISPRICING_SOURCE_LABELS[alert.fairValueSource]}</span>{' '}
+            <span className={`badge pm-badge--${alert.fairValueSource}`}>{MISPRICING_SOURCE_LABELS[alert.fairValueSource]}</span>{' '}
             fair value <strong>{formatProbability(alert.fairValue)}</strong> against {formatProbability(alert.currentPrice)}:{' '}
             <strong>
               <Deviation value={alert.deviation} />

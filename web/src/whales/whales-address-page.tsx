@@ -173,7 +173,7 @@ export function WhalesAddressPage() {
       <h1 className="whale-break">{name}</h1>
       <p className="whale-sub">
         <span className="whale-mono whale-break">{label.address}</span>
-        {label.addressType && <span className={`whale-badge${label.addressType === 'exchange' ? ' whale-badge--exchange' : ''}`}>{label.addressType}</span>}
+        {label.addressType && <span className={`badge${label.addressType === 'exchange' ? ' whale-badge--exchange' : ''}`}>{label.addressType}</span>}
         {label.customLabel && label.label && <span> · {label.label}</span>}
         {label.exchangeName && label.exchangeName !== label.label && <span> · {label.exchangeName}</span>} ·{' '}
         <a href={ETHERSCAN_ADDRESS(label.address)} target="_blank" rel="noreferrer">

@@ -49,7 +49,7 @@ export function SourceNote({ source }: { source: WhaleFeedSource }) {
   if (source.kind === 'replay') {
     return (
       <p className="whale-note" role="note">
-        <span className="whale-badge whale-badge--replay">Replay data</span> These transfers come from the offline replay chain: recorded mainnet blocks
+        <span className="badge whale-badge--replay">Replay data</span> These transfers come from the offline replay chain: recorded mainnet blocks
         varied and renumbered, with simulated prices where no recorded price exists. No Ethereum node is configured. {checkpoint}
       </p>
     );
@@ -71,8 +71,8 @@ export function AddressCell({ address, label }: { address: string | null; label:
       <Link to={whaleAddressPath(address)} className={named ? 'whale-address whale-address--named' : 'whale-address'} title={address}>
         {name}
       </Link>
-      {label?.addressType === 'exchange' && <span className="whale-badge whale-badge--exchange">Exchange</span>}
-      {label?.addressType && label.addressType !== 'exchange' && <span className="whale-badge">{label.addressType}</span>}
+      {label?.addressType === 'exchange' && <span className="badge whale-badge--exchange">Exchange</span>}
+      {label?.addressType && label.addressType !== 'exchange' && <span className="badge">{label.addressType}</span>}
       {named && <span className="data-table__sub whale-mono">{shortAddress(address)}</span>}
     </>
   );
@@ -121,7 +121,7 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
                   <time dateTime={row.blockTime} title={`${when.date} ${when.time}`}>
                     {ageOf(row.blockTime, now)}
                   </time>
-                  {fresh && <span className="whale-badge whale-badge--new">New</span>}
+                  {fresh && <span className="badge whale-badge--new">New</span>}
                   <span className="data-table__sub">
                     {when.time.replace(' UTC', '')} · block {Number(row.blockNumber).toLocaleString('en-US')} ·{' '}
                     <a href={row.explorerUrl} target="_blank" rel="noreferrer">
@@ -144,7 +144,7 @@ export function TransfersTable({ rows, caption, newIds, busy = false, now = Date
                       {row.priceSource === 'simulated' && (
                         <>
                           {' '}
-                          <span className="whale-badge whale-badge--simulated" title="A simulated price (the offline replay), not a market price">
+                          <span className="badge whale-badge--simulated" title="A simulated price (the offline replay), not a market price">
                             Simulated
                           </span>
                         </>

@@ -39,7 +39,7 @@ export function SourceNote({ source, now = Date.now() }: { source: YieldsSourceV
     return (
       <div className="yield-note" role="note">
         <p>
-          <span className="yield-badge">No data yet</span> No snapshot has been stored yet: the first hourly ingest of DefiLlama’s pool list fills this page.
+          <span className="badge">No data yet</span> No snapshot has been stored yet: the first hourly ingest of DefiLlama’s pool list fills this page.
         </p>
       </div>
     );
@@ -49,13 +49,13 @@ export function SourceNote({ source, now = Date.now() }: { source: YieldsSourceV
       <p>
         {source.kind === 'replay' ? (
           <>
-            <span className="yield-badge yield-badge--replay">Replay data</span>
-            <span className="yield-badge yield-badge--replay">Simulated</span>{' '}
+            <span className="badge yield-badge--replay">Replay data</span>
+            <span className="badge yield-badge--replay">Simulated</span>{' '}
           </>
         ) : (
           <>
             <span className="yield-live-dot" aria-hidden="true" />
-            <span className="yield-badge">Live</span>{' '}
+            <span className="badge">Live</span>{' '}
           </>
         )}
         {source.note} {snapshot}
@@ -83,7 +83,7 @@ export function PoolName({ pool, link = true }: { pool: Pick<YieldPoolRow, 'id' 
       ) : (
         <span className="yield-pool-name">{pool.symbol}</span>
       )}
-      {pool.stablecoin && <span className="yield-badge yield-badge--stable">Stablecoin</span>}
+      {pool.stablecoin && <span className="badge yield-badge--stable">Stablecoin</span>}
       <span className="data-table__sub">
         {pool.dex} · {pool.chain}
         {fee && <> · {fee} fee</>}
@@ -98,7 +98,7 @@ export function AprValue({ row }: { row: Pick<YieldPoolRow, 'apr' | 'aprSource' 
     <>
       <span className="yield-strong">{formatPercent(row.apr)}</span>
       {row.aprDisagrees && (
-        <span className="yield-badge yield-badge--warn" title={`Our APR and DefiLlama’s APY (${formatPercent(row.defillamaApy)}) differ by more than 1 point and 25 %`}>
+        <span className="badge yield-badge--warn" title={`Our APR and DefiLlama’s APY (${formatPercent(row.defillamaApy)}) differ by more than 1 point and 25 %`}>
           Disagrees
         </span>
       )}

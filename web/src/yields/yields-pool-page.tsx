@@ -234,10 +234,10 @@ export function YieldsPoolPage() {
                 ·<span>{pool.poolMeta}</span>
               </>
             )}
-            {pool.stablecoin && <span className="yield-badge yield-badge--stable">Stablecoin</span>}
-            {pool.ilRisk === 'yes' && <span className="yield-badge yield-badge--warn">Impermanent-loss risk</span>}
-            {pool.exposure && <span className="yield-badge">{pool.exposure === 'single' ? 'Single asset' : 'Multi asset'}</span>}
-            {!pool.isActive && <span className="yield-badge yield-badge--warn">No longer listed</span>}
+            {pool.stablecoin && <span className="badge yield-badge--stable">Stablecoin</span>}
+            {pool.ilRisk === 'yes' && <span className="badge yield-badge--warn">Impermanent-loss risk</span>}
+            {pool.exposure && <span className="badge">{pool.exposure === 'single' ? 'Single asset' : 'Multi asset'}</span>}
+            {!pool.isActive && <span className="badge yield-badge--warn">No longer listed</span>}
           </p>
         </div>
         <button
