@@ -37,6 +37,23 @@ export function count(value: unknown, where: string): number {
   return value;
 }
 
+export function countOrNull(value: unknown, where: string): number | null {
+  return value === null || value === undefined ? null : count(value, where);
+}
+
+/** A finite JSON number. */
+export function num(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail(where, 'a number');
+  return value;
+}
+
+export function numOrNull(value: unknown, where: string): number | null {
+  return value === null || value === undefined ? null : num(value, where);
+}
+
+/** Names the keys of one object for the readers: `const k = at('pool'); num(s.tvl, k('tvl'))` says "pool.tvl". */
+export const at = (where: string) => (key: string) => `${where}.${key}`;
+
 export function bool(value: unknown, where: string): boolean {
   if (typeof value !== 'boolean') fail(where, 'a boolean');
   return value;

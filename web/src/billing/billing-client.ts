@@ -22,7 +22,7 @@ import {
   type SubscriptionStatus,
 } from '@tickerbell/jobs/billing/shapes';
 import { apiRequest } from '../api/client';
-import { bool, count, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
+import { at, bool, count, countOrNull, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
 
 export { FEATURE_FLAGS, FEATURE_LABELS, LIMIT_LABELS, LIMIT_NAMES };
@@ -33,12 +33,6 @@ export const BILLING_SETTINGS_PATH = '/dashboard/settings/billing';
 export const billingSettingsPath = (teamId?: number | null) => (teamId ? `${BILLING_SETTINGS_PATH}?team=${teamId}` : BILLING_SETTINGS_PATH);
 
 // ---- Reading the answers ----
-
-const at = (where: string) => (key: string) => `${where}.${key}`;
-
-function countOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : count(value, where);
-}
 
 function limits(value: unknown, where: string): PlanLimits {
   const s = record(value, where);

@@ -21,7 +21,7 @@ import {
   type LockupStatus,
 } from '@tickerbell/jobs/lockups/shapes';
 import { apiRequest } from '../api/client';
-import { bool, count, decimal, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
+import { at, bool, count, countOrNull, decimal, decimalOrNull, fail, list, num, numOrNull, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
 import { formatUsd, formatUsdCompact } from '../format/usd';
 
@@ -41,19 +41,6 @@ export function lockupEventPath(id: number): string {
 
 // ---- Parsing ----
 
-function num(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(where, 'a number');
-  return value;
-}
-
-function numOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : num(value, where);
-}
-
-function countOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : count(value, where);
-}
-
 function day(value: unknown, where: string): string {
   const s = text(value, where);
   if (!/^\d{4}-\d{2}-\d{2}/.test(s)) fail(where, 'a date YYYY-MM-DD');
@@ -63,8 +50,6 @@ function day(value: unknown, where: string): string {
 function dayOrNull(value: unknown, where: string): string | null {
   return value === null || value === undefined ? null : day(value, where);
 }
-
-const at = (where: string) => (key: string) => `${where}.${key}`;
 
 export function parseFactor(value: unknown, where: string): LockupRiskFactorView {
   const s = record(value, where);

@@ -28,7 +28,7 @@ import type {
 } from '@tickerbell/jobs/predictions/shapes';
 import { sendWithCsrf } from '../accounts/auth-client';
 import { apiRequest } from '../api/client';
-import { bool, count, decimal, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
+import { bool, count, decimal, decimalOrNull, list, num, numOrNull, oneOf, record, text, textOrNull } from '../api/answer';
 import { MINUS } from '../format/usd';
 
 // The shapes' constants, repeated here as values: the client imports the shapes for their types
@@ -48,15 +48,6 @@ export const FORECAST_MAX = 0.9999;
 export const NOTES_MAX = 1000;
 
 // ---- Parsing ----
-
-function number(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(where, 'a number');
-  return value;
-}
-
-function numberOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : number(value, where);
-}
 
 function texts(value: unknown, where: string): string[] {
   return list(value, where, (entry, at) => text(entry, at));
@@ -217,19 +208,19 @@ export function parseForecastsPage(body: unknown): PredictionForecastsPage {
 function parseBin(value: unknown, where: string): PredictionCalibrationBin {
   const s = record(value, where);
   return {
-    from: number(s.from, `${where}.from`),
-    to: number(s.to, `${where}.to`),
+    from: num(s.from, `${where}.from`),
+    to: num(s.to, `${where}.to`),
     count: count(s.count, `${where}.count`),
-    meanForecast: numberOrNull(s.meanForecast, `${where}.meanForecast`),
-    observedRate: numberOrNull(s.observedRate, `${where}.observedRate`),
-    low: numberOrNull(s.low, `${where}.low`),
-    high: numberOrNull(s.high, `${where}.high`),
+    meanForecast: numOrNull(s.meanForecast, `${where}.meanForecast`),
+    observedRate: numOrNull(s.observedRate, `${where}.observedRate`),
+    low: numOrNull(s.low, `${where}.low`),
+    high: numOrNull(s.high, `${where}.high`),
   };
 }
 
 function parseScores(value: unknown, where: string): PredictionScores {
   const s = record(value, where);
-  return { brier: numberOrNull(s.brier, `${where}.brier`), log: numberOrNull(s.log, `${where}.log`) };
+  return { brier: numOrNull(s.brier, `${where}.brier`), log: numOrNull(s.log, `${where}.log`) };
 }
 
 function parseCategoryScore(value: unknown, where: string): PredictionCategoryScore {
@@ -237,9 +228,9 @@ function parseCategoryScore(value: unknown, where: string): PredictionCategorySc
   return {
     category: text(s.category, `${where}.category`),
     count: count(s.count, `${where}.count`),
-    brier: number(s.brier, `${where}.brier`),
-    marketBrier: number(s.marketBrier, `${where}.marketBrier`),
-    skill: number(s.skill, `${where}.skill`),
+    brier: num(s.brier, `${where}.brier`),
+    marketBrier: num(s.marketBrier, `${where}.marketBrier`),
+    skill: num(s.skill, `${where}.skill`),
   };
 }
 
@@ -248,11 +239,11 @@ function parseTrendPoint(value: unknown, where: string): PredictionTrendPoint {
   return {
     month: text(s.month, `${where}.month`),
     count: count(s.count, `${where}.count`),
-    brier: number(s.brier, `${where}.brier`),
-    marketBrier: number(s.marketBrier, `${where}.marketBrier`),
-    log: number(s.log, `${where}.log`),
-    marketLog: number(s.marketLog, `${where}.marketLog`),
-    accuracy: number(s.accuracy, `${where}.accuracy`),
+    brier: num(s.brier, `${where}.brier`),
+    marketBrier: num(s.marketBrier, `${where}.marketBrier`),
+    log: num(s.log, `${where}.log`),
+    marketLog: num(s.marketLog, `${where}.marketLog`),
+    accuracy: num(s.accuracy, `${where}.accuracy`),
   };
 }
 
@@ -262,24 +253,24 @@ export function parsePerformance(body: unknown): PredictionPerformanceView {
   return {
     totalPredictions: count(s.totalPredictions, 'performance.totalPredictions'),
     correctPredictions: count(s.correctPredictions, 'performance.correctPredictions'),
-    accuracy: numberOrNull(s.accuracy, 'performance.accuracy'),
-    brierScore: numberOrNull(s.brierScore, 'performance.brierScore'),
-    logScore: numberOrNull(s.logScore, 'performance.logScore'),
+    accuracy: numOrNull(s.accuracy, 'performance.accuracy'),
+    brierScore: numOrNull(s.brierScore, 'performance.brierScore'),
+    logScore: numOrNull(s.logScore, 'performance.logScore'),
     decomposition:
       d === null
         ? null
         : (() => {
             const r = record(d, 'performance.decomposition');
             return {
-              reliability: number(r.reliability, 'performance.decomposition.reliability'),
-              resolution: number(r.resolution, 'performance.decomposition.resolution'),
-              uncertainty: number(r.uncertainty, 'performance.decomposition.uncertainty'),
+              reliability: num(r.reliability, 'performance.decomposition.reliability'),
+              resolution: num(r.resolution, 'performance.decomposition.resolution'),
+              uncertainty: num(r.uncertainty, 'performance.decomposition.uncertainty'),
             };
           })(),
     calibration: list(s.calibration, 'performance.calibration', parseBin),
     market: parseScores(s.market, 'performance.market'),
     skill: parseScores(s.skill, 'performance.skill'),
-    totalPoints: number(s.totalPoints, 'performance.totalPoints'),
+    totalPoints: num(s.totalPoints, 'performance.totalPoints'),
     bestCategories: list(s.bestCategories, 'performance.bestCategories', parseCategoryScore),
     improvementAreas: list(s.improvementAreas, 'performance.improvementAreas', parseCategoryScore),
     trend: list(s.trend, 'performance.trend', parseTrendPoint),
@@ -381,8 +372,8 @@ export function parseResearch(body: unknown): PredictionResearchView {
     community: {
       forecasters: count(c.forecasters, 'research.community.forecasters'),
       questions: count(c.questions, 'research.community.questions'),
-      brier: numberOrNull(c.brier, 'research.community.brier'),
-      marketBrier: numberOrNull(c.marketBrier, 'research.community.marketBrier'),
+      brier: numOrNull(c.brier, 'research.community.brier'),
+      marketBrier: numOrNull(c.marketBrier, 'research.community.marketBrier'),
     },
   };
 }

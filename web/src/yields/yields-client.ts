@@ -38,7 +38,7 @@ import {
   type YieldsSourceView,
 } from '@tickerbell/jobs/yields/shapes';
 import { apiRequest } from '../api/client';
-import { bool, boolOrNull, count, decimal, decimalOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
+import { at, bool, boolOrNull, count, decimal, decimalOrNull, list, num, numOrNull, oneOf, record, text, textOrNull } from '../api/answer';
 import { sendWithCsrf } from '../accounts/auth-client';
 import { MINUS, formatUsd, formatUsdCompact } from '../format/usd';
 
@@ -57,17 +57,6 @@ export function yieldPoolPath(id: number): string {
 }
 
 // ---- Parsing ----
-
-function num(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(where, 'a number');
-  return value;
-}
-
-function numOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : num(value, where);
-}
-
-const at = (where: string) => (key: string) => `${where}.${key}`;
 
 function parseHealth(value: unknown, where: string): YieldSourceHealthView {
   const s = record(value, where);
