@@ -12,6 +12,8 @@ import { buildWebClient } from './support/web-build';
 // another room while Grace posts in General, and General's unread count rises in Ada's room list.
 // Then Ada moderates General: a third member's message that Grace reports is deleted from the
 // reports queue, Grace is muted (her composer says until when) and unmuted from the audit log.
+// Last, Ada makes a private room of her own, invites Grace with a one-use link (the link then says it
+// is not valid) and appoints her a moderator, which Grace's open page shows at once.
 const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -324,6 +326,122 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
       ),
     ).toEqual([{ status: 'resolved', reporter: 'Grace Hopper', resolved_by: 'Ada Lovelace', deleted_by: 'moderator', message: '' }]);
     expect(await db.query(`SELECT muted_until FROM chat_room_members m JOIN users u ON u.id = m.user_id WHERE m.room_id = $1 AND u.name = 'Grace Hopper'`, [roomId])).toEqual([{ muted_until: null }]);
+  });
+
+  it('a member makes a private room, invites by a one-use link, and appoints the newcomer a moderator', async () => {
+    const db = stack.db.dataSource;
+    const ROOM = 'Macro desk';
+
+    // Ada (desktop) opens New room from the list; a name that another room has in other letters is refused under the field.
+    await ada.getByRole('navigation', { name: 'Chat rooms' }).getByRole('button', { name: 'New room' }).click();
+    const dialog = ada.getByRole('dialog', { name: 'New room' });
+    const name = dialog.getByLabel('Name', { exact: true });
+    await name.fill('gENERAL');
+    const refused = ada.waitForResponse(isPost(/^\/api\/chat\/rooms$/));
+    await dialog.getByRole('button', { name: 'Create room' }).click();
+    expect((await refused).status()).toBe(409);
+    await dialog.locator('.form-field__error').getByText('A room named "gENERAL" already exists: choose another name').waitFor();
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await ada.evaluate(`document.activeElement?.getAttribute('aria-invalid') + ' ' + document.activeElement?.getAttribute('name')`)).toBe('true name');
+    await screenshot(ada, 'chat-17-new-room-taken-desktop', { fullPage: false });
+
+    await name.fill(ROOM);
+    await dialog.getByLabel('Description (optional)').fill('Rates, FX and the Fed: the desk’s own notes');
+    await dialog.getByRole('checkbox', { name: 'Private: members join by invite link' }).check();
+    const created = ada.waitForResponse(isPost(/^\/api\/chat\/rooms$/));
+    await dialog.getByRole('button', { name: 'Create room' }).click();
+    expect((await created).status()).toBe(201);
+    const roomId = ((await (await created).json()) as { id: number }).id;
+    await ada.waitForURL((url) => url.pathname === `/dashboard/chat/${roomId}`);
+    await ada.getByRole('heading', { level: 2, name: ROOM }).waitFor();
+    await ada.getByRole('form', { name: `Message ${ROOM}` }).waitFor();
+    await ada.locator('.chat-room__meta').getByText('1 member', { exact: true }).waitFor();
+
+    // Invite people: a one-use link, shown in full once, listed among the active links.
+    await ada.locator('.chat-room__tools').getByRole('button', { name: 'Invite people' }).click();
+    const invitePanel = ada.getByRole('complementary', { name: 'Invite people' });
+    await invitePanel.getByLabel('Uses').selectOption({ label: '1 use' });
+    const made = ada.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/invites$/));
+    await invitePanel.getByRole('button', { name: 'Create link' }).click();
+    expect((await made).status()).toBe(201);
+    const linkField = invitePanel.getByLabel('New invite link');
+    const link = await linkField.inputValue();
+    // The link takes focus, selected, ready to copy.
+    expect(await ada.evaluate(`(() => { const field = document.activeElement; return field?.tagName === 'TEXTAREA' && field.selectionStart === 0 && field.selectionEnd === field.value.length ? field.value : null; })()`)).toBe(link);
+    expect(link).toMatch(new RegExp(`^${stack.baseUrl}/dashboard/chat/join/[A-Za-z0-9_-]{16,64}$`));
+    await invitePanel.getByRole('list', { name: 'Active invite links' }).getByText('0 of 1 use').waitFor();
+    await screenshot(ada, 'chat-18-invite-link-desktop', { fullPage: false });
+    expect(await contrastViolations(ada, '.chat-side')).toEqual([]);
+    await ada.setViewportSize(PHONE);
+    expect(await horizontalOverflow(ada)).toBeNull();
+    await screenshot(ada, 'chat-19-invite-link-phone', { fullPage: false });
+    await ada.setViewportSize(DESKTOP);
+
+    // Grace (phone) opens the link: the preview, then Join lands her in the room.
+    await grace.goto(link);
+    const card = grace.getByRole('region', { name: ROOM });
+    await card.getByText('You are invited to').waitFor();
+    await card.getByText('Private room · 1 member', { exact: false }).waitFor();
+    expect(await horizontalOverflow(grace)).toBeNull();
+    await screenshot(grace, 'chat-20-join-preview-phone', { fullPage: false });
+    expect(await contrastViolations(grace, '#main-content')).toEqual([]);
+    const accepted = grace.waitForResponse(isPost(/^\/api\/chat\/invites\/[^/]+\/accept$/));
+    await card.getByRole('button', { name: 'Join room' }).click();
+    expect((await accepted).status()).toBe(200);
+    await grace.waitForURL((url) => url.pathname === `/dashboard/chat/${roomId}`);
+    const graceComposer = grace.getByRole('form', { name: `Message ${ROOM}` });
+    await graceComposer.waitFor();
+
+    // Ada's open room counts her live, and her used-up link leaves the active links.
+    await ada.locator('.chat-room__meta').getByText('2 members', { exact: true }).waitFor();
+    await invitePanel.getByText('No active link.', { exact: false }).waitFor();
+    await invitePanel.getByRole('status').getByText('Your new link has been used up: it lets nobody else in.').waitFor();
+    expect(await invitePanel.getByLabel('New invite link').count()).toBe(0);
+
+    // Grace posts; Ada sees it live and, as the owner, makes her a moderator from its More menu.
+    await graceComposer.getByLabel(`Message ${ROOM}`).fill('Thanks for the invite: flat $ETH into the Fed');
+    const posted = grace.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/messages$/));
+    await graceComposer.getByRole('button', { name: 'Send' }).click();
+    expect((await posted).status()).toBe(201);
+    const graceAtAda = messages(ada, ROOM).locator('.chat-message').filter({ hasText: 'flat $ETH into the Fed' });
+    await graceAtAda.waitFor();
+    // Grace's page must learn of her new role without a reload: a mark on its window survives only if it does.
+    await grace.evaluate(`window.__chatE2eNoReload = true`);
+    await graceAtAda.locator('summary', { hasText: 'More' }).click();
+    const promoted = ada.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/moderation$/));
+    await graceAtAda.getByRole('menuitem', { name: 'Make moderator' }).click();
+    expect((await promoted).status()).toBe(201);
+    await ada.getByRole('status').getByText(`Grace Hopper is now a moderator of ${ROOM}.`).waitFor();
+    const graceTools = grace.locator('.chat-room__tools');
+    await graceTools.getByRole('button', { name: 'Moderation' }).waitFor();
+    await graceTools.getByRole('button', { name: 'Invite people' }).waitFor();
+    expect(await grace.evaluate(`window.__chatE2eNoReload === true`)).toBe(true);
+
+    // The link is used up: opened again, it is not valid (even for Grace, a member now).
+    await grace.goto(link);
+    const invalid = grace.getByRole('region', { name: 'Invite link' });
+    await invalid.getByRole('alert').getByText('This invite link is not valid (expired, revoked or used up).').waitFor();
+    await invalid.getByRole('link', { name: 'go back to the chat rooms' }).waitFor();
+    expect(await horizontalOverflow(grace)).toBeNull();
+    await screenshot(grace, 'chat-21-invite-invalid-phone', { fullPage: false });
+
+    // What the database recorded.
+    expect(await db.query(`SELECT r.is_private, u.name AS created_by FROM chat_rooms r JOIN users u ON u.id = r.created_by WHERE r.id = $1`, [roomId])).toEqual([
+      { is_private: true, created_by: 'Ada Lovelace' },
+    ]);
+    expect(await db.query(`SELECT u.name, m.role FROM chat_room_members m JOIN users u ON u.id = m.user_id WHERE m.room_id = $1 ORDER BY u.name`, [roomId])).toEqual([
+      { name: 'Ada Lovelace', role: 'owner' },
+      { name: 'Grace Hopper', role: 'moderator' },
+    ]);
+    expect(await db.query(`SELECT i.max_uses, i.uses, i.revoked_at, u.name AS created_by FROM chat_room_invites i JOIN users u ON u.id = i.created_by WHERE i.room_id = $1`, [roomId])).toEqual([
+      { max_uses: 1, uses: 1, revoked_at: null, created_by: 'Ada Lovelace' },
+    ]);
+    expect(
+      await db.query(
+        `SELECT a.action, m.name AS moderator, t.name AS target FROM chat_moderation_actions a JOIN users m ON m.id = a.moderator_id JOIN users t ON t.id = a.target_user_id WHERE a.room_id = $1`,
+        [roomId],
+      ),
+    ).toEqual([{ action: 'promote', moderator: 'Ada Lovelace', target: 'Grace Hopper' }]);
   });
 
   it('shows the loading state while the rooms load, and a failed load with Try again', async () => {

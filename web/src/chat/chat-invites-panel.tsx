@@ -1,11 +1,13 @@
 // "Invite people", the side panel of a private room's owner and moderators: make an invite link
 // (how long it lasts, how many may use it), shown in full once with a Copy button (the api keeps only
 // its hash), and the links still active, with who made them, when they expire, their uses and Revoke.
-import { useId, useRef, useState, type FormEvent } from 'react';
+// Someone joining the room re-reads the links (a use counts, a used-up link leaves the list).
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ChatInviteCreatedView, ChatInviteView } from '@tickerbell/jobs/chat/shapes';
 import { messageOf } from '../accounts/auth-client';
 import { RequestFailed, shownData, useRequest } from '../api/use-request';
-import { INVITE_DEFAULT_HOURS, INVITE_EXPIRY_CHOICES, INVITE_USES_CHOICES, createInvite, formatFull, formatUses, getInvites, revokeInvite } from './chat-client';
+import { INVITE_DEFAULT_HOURS, INVITE_EXPIRY_CHOICES, INVITE_USES_CHOICES, createInvite, formatFull, formatUses, getInvites, parseChatEvent, revokeInvite } from './chat-client';
+import { subscribeChatEvents } from './chat-stream';
 
 /** The link as people open it: the api's path on this site's origin. */
 export function inviteLink(created: Pick<ChatInviteCreatedView, 'url'>, origin = window.location.origin): string {
@@ -16,8 +18,11 @@ function NewLink({ created, onDismiss }: { created: ChatInviteCreatedView; onDis
   const inputId = useId();
   const hintId = useId();
   const [copyStatus, setCopyStatus] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const link = inviteLink(created);
+  // The button that made it was disabled while it worked (focus fell to the page): the link takes
+  // focus, selected, ready for Copy or the keyboard's copy.
+  useEffect(() => inputRef.current?.focus(), []);
   const copy = async () => {
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
@@ -34,7 +39,18 @@ function NewLink({ created, onDismiss }: { created: ChatInviteCreatedView; onDis
         New invite link
       </label>
       <div className="chat-invite-new__row">
-        <input ref={inputRef} id={inputId} className="form-field__input" readOnly value={link} aria-describedby={hintId} onFocus={(event) => event.target.select()} />
+        {/* The whole link, wrapped: a one-line field would hide its code. */}
+        <textarea
+          ref={inputRef}
+          id={inputId}
+          className="form-field__input"
+          readOnly
+          rows={3}
+          spellCheck={false}
+          value={link}
+          aria-describedby={hintId}
+          onFocus={(event) => event.target.select()}
+        />
         <button type="button" className="button button--primary button--small" onClick={() => void copy()}>
           Copy
         </button>
@@ -57,10 +73,10 @@ function InviteItem({ invite, busy, onRevoke }: { invite: ChatInviteView; busy: 
   return (
     <li className="chat-mod-item">
       <p>
-        <strong>{maker}</strong>{' '}
-        <time dateTime={invite.createdAt} className="chat-muted">
-          {formatFull(invite.createdAt)}
-        </time>
+        Made by <strong>{maker}</strong>{' '}
+        <span className="chat-muted">
+          · <time dateTime={invite.createdAt}>{formatFull(invite.createdAt)}</time>
+        </span>
       </p>
       <p className="chat-muted">
         Expires <time dateTime={invite.expiresAt}>{formatFull(invite.expiresAt)}</time> · {formatUses(invite.uses, invite.maxUses)}
@@ -87,8 +103,42 @@ export function InvitesPanel({ roomId, roomName, onClose }: { roomId: number; ro
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
   const createRef = useRef<HTMLButtonElement>(null);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const invites = shownData(result);
   const active = (invites ?? []).filter((invite) => invite.active);
+  const panelRef = useRef<HTMLElement>(null);
+
+  // Opened, the panel takes focus (on a phone it covers the button that opened it); closed, focus
+  // goes back to that button rather than falling to the page.
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    headingRef.current?.focus();
+    return () => {
+      const now = document.activeElement;
+      if (opener?.isConnected && (now === null || now === document.body)) opener.focus();
+    };
+  }, []);
+
+  // Someone joined (by a link, most likely): the uses and the active links are read again.
+  useEffect(
+    () =>
+      subscribeChatEvents((raw) => {
+        const event = parseChatEvent(raw);
+        if (event?.kind === 'member' && event.roomId === roomId && event.joined) retry();
+      }),
+    [roomId],
+  );
+
+  // The link just made was used up (or expired) meanwhile: it is no longer offered for copying.
+  const spent = created === null || result.state !== 'ready' ? undefined : result.data.find((invite) => invite.id === created.id && !invite.active);
+  useEffect(() => {
+    if (!spent) return;
+    const hadFocus = panelRef.current?.querySelector('.chat-invite-new')?.contains(document.activeElement) ?? false;
+    const usedUp = spent.maxUses !== null && spent.uses >= spent.maxUses;
+    setCreated(null);
+    setNotice({ text: usedUp ? 'Your new link has been used up: it lets nobody else in.' : 'Your new link has expired or was revoked: it lets nobody in any more.', error: false });
+    if (hadFocus) listHeadingRef.current?.focus();
+  }, [spent?.id]);
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -119,9 +169,11 @@ export function InvitesPanel({ roomId, roomName, onClose }: { roomId: number; ro
   };
 
   return (
-    <aside className="chat-side" aria-labelledby={headingId}>
+    <aside ref={panelRef} className="chat-side" aria-labelledby={headingId}>
       <div className="chat-side__head">
-        <h3 id={headingId}>Invite people</h3>
+        <h3 id={headingId} ref={headingRef} tabIndex={-1}>
+          Invite people
+        </h3>
         <button type="button" className="button button--ghost button--small" onClick={onClose} aria-label="Close invites">
           Close
         </button>

@@ -155,7 +155,7 @@ function RoomDialog({
         </div>
         {intro}
         <FailureMessage failure={failure} />
-        <Field label="Name" error={errors.name} hint={`${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters, not the name of another room.`}>
+        <Field label="Name" error={errors.name} hint={`${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters, not the name of another room (whatever the letter case).`}>
           {(props) => (
             <input {...props} ref={nameRef} className="form-field__input" name="name" autoComplete="off" value={form.name} onChange={(event) => update({ name: event.target.value })} />
           )}

@@ -338,6 +338,49 @@ describe('rooms, invite links and moderators', () => {
     Reflect.deleteProperty(navigator, 'clipboard');
   });
 
+  it('moves focus into the invite panel and to the new link, and re-reads the links live when someone joins', async () => {
+    const created = { id: 32, code: CODE, url: `/dashboard/chat/join/${CODE}`, expiresAt: '2026-11-03T10:00:00.000Z', maxUses: 1, uses: 0 };
+    const listed = { id: 32, createdBy: ADA, createdAt: '2026-11-02T10:00:00.000Z', expiresAt: '2026-11-03T10:00:00.000Z', maxUses: 1, uses: 0, revokedAt: null, active: true };
+    let invites: unknown[] = [];
+    const api = chatApi({
+      ...emptyRoom(9),
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [DESK] } }),
+      'GET /api/chat/rooms/9/invites': () => ({ status: 200, body: { invites } }),
+      'POST /api/chat/rooms/9/invites': () => {
+        invites = [listed];
+        return { status: 201, body: created };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat/9');
+    const open = await screen.findByRole('button', { name: 'Invite people' });
+    open.focus();
+    fireEvent.click(open);
+    const panel = within(screen.getByRole('complementary', { name: 'Invite people' }));
+    expect(panel.getByRole('heading', { name: 'Invite people' })).toHaveFocus();
+
+    fireEvent.change(panel.getByLabelText('Uses'), { target: { value: '1' } });
+    fireEvent.click(panel.getByRole('button', { name: 'Create link' }));
+    const link = await panel.findByLabelText('New invite link');
+    expect(link).toHaveFocus();
+    expect(await panel.findByRole('list', { name: 'Active invite links' })).toHaveTextContent('0 of 1 use');
+
+    // Grace joins with it: the panel reads the links again, the used-up link leaves the list and the box.
+    invites = [{ ...listed, uses: 1, active: false }];
+    act(() => publishChatEvent({ kind: 'member', roomId: 9, userId: 8, joined: true }));
+    expect(await panel.findByText('No active link. Make one above to let people in.')).toBeInTheDocument();
+    await waitFor(() => expect(panel.queryByLabelText('New invite link')).toBeNull());
+    expect(panel.getByRole('status')).toHaveTextContent('Your new link has been used up: it lets nobody else in.');
+    expect(panel.getByRole('heading', { name: 'Active links' })).toHaveFocus();
+    // A join elsewhere does not ask again.
+    const asked = api.calls.filter((call) => call === 'GET /api/chat/rooms/9/invites').length;
+    act(() => publishChatEvent({ kind: 'member', roomId: 1, userId: 8, joined: true }));
+    expect(api.calls.filter((call) => call === 'GET /api/chat/rooms/9/invites')).toHaveLength(asked);
+
+    fireEvent.click(panel.getByRole('button', { name: 'Close invites' }));
+    expect(screen.getByRole('button', { name: 'Invite people' })).toHaveFocus();
+  });
+
   it('previews an invite and joins the room, or opens it for a member already', async () => {
     let member = false;
     const api = chatApi({
