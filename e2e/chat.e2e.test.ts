@@ -340,7 +340,7 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     const refused = ada.waitForResponse(isPost(/^\/api\/chat\/rooms$/));
     await dialog.getByRole('button', { name: 'Create room' }).click();
     expect((await refused).status()).toBe(409);
-    await dialog.locator('.form-field__error').getByText('A room named "gENERAL" already exists: choose another name').waitFor();
+    await dialog.locator('.form-field__error').getByText('A room named “gENERAL” already exists: choose another name').waitFor();
     expect(await name.getAttribute('aria-invalid')).toBe('true');
     expect(await ada.evaluate(`document.activeElement?.getAttribute('aria-invalid') + ' ' + document.activeElement?.getAttribute('name')`)).toBe('true name');
     await screenshot(ada, 'chat-17-new-room-taken-desktop', { fullPage: false });

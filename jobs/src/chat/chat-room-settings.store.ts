@@ -64,7 +64,7 @@ async function assertNameFree(m: EntityManager, name: string, exceptRoomId: numb
     name,
     exceptRoomId,
   ]);
-  if (rows.length) throw new ChatError('room_name_taken', `A room named "${name}" already exists: choose another name`, { field: 'name' });
+  if (rows.length) throw new ChatError('room_name_taken', `A room named “${name}” already exists: choose another name`, { field: 'name' });
 }
 
 /** How many rooms the user created (the plan's chatRoomsCreated; as billing's usageOfUser counts them). */
