@@ -219,6 +219,8 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await reportDialog.getByRole('button', { name: 'Send report' }).click();
     expect((await reported).status()).toBe(201);
     await grace.getByText('Thank you: the room’s moderators will look at the report.').waitFor();
+    // Ada's open page counts it on her Moderation button at once.
+    await ada.locator('.chat-room__tools').getByRole('button', { name: /^Moderation\W+1 open report$/ }).waitFor();
 
     // Ada opens the Moderation panel: the report is in the queue.
     await moderation.click();
@@ -229,11 +231,16 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await screenshot(ada, 'chat-11-moderation-reports-desktop', { fullPage: false });
     expect(await contrastViolations(ada, '.chat-side')).toEqual([]);
 
-    // Deleting it from the queue empties the queue; both rooms show the message as removed, live at Grace's.
+    // Deleting it from the queue asks which rule it breaks first; then the queue empties and both rooms
+    // show the message as removed, live at Grace's.
+    await report.getByRole('button', { name: 'Delete message…' }).click();
+    const confirm = report.getByRole('group', { name: 'Delete the reported message' });
+    await confirm.getByLabel('Rule it breaks (recorded in the audit log)').selectOption('pump_and_dump');
     const deleted = ada.waitForResponse(isPost(/^\/api\/chat\/rooms\/\d+\/moderation$/));
-    await report.getByRole('button', { name: 'Delete message' }).click();
+    await confirm.getByRole('button', { name: 'Delete for pump and dump' }).click();
     expect((await deleted).status()).toBe(201);
     await panel.getByText('No open reports.').waitFor();
+    await ada.locator('.chat-room__tools').getByRole('button', { name: 'Moderation', exact: true }).waitFor();
     await messages(ada, 'General').locator(`[data-message-id="${spamId}"]`).getByText('Removed by a moderator').waitFor();
     await spamAtGrace.getByText('Removed by a moderator').waitFor();
     await panel.getByRole('button', { name: 'Resolved' }).click();
@@ -311,7 +318,7 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
       [roomId],
     );
     expect(actions).toEqual([
-      { action: 'delete_message', moderator: 'Ada Lovelace', target: 'Pump Signals', message_id: spamId, rule: 'other', reason: null },
+      { action: 'delete_message', moderator: 'Ada Lovelace', target: 'Pump Signals', message_id: spamId, rule: 'pump_and_dump', reason: null },
       { action: 'mute', moderator: 'Ada Lovelace', target: 'Grace Hopper', message_id: null, rule: 'harassment', reason: 'Keep it civil, report instead' },
       { action: 'unmute', moderator: 'Ada Lovelace', target: 'Grace Hopper', message_id: null, rule: null, reason: null },
     ]);

@@ -103,7 +103,8 @@ export function chatModerationRoutes(deps: ChatRouteDeps): Router {
   router.post('/chat/messages/:id/report', requireUser, async (req, res) => {
     const { id } = chatReportParamsSchema.parse(req.params);
     const { reason } = chatReportBodySchema.parse(req.body);
-    res.status(201).json(await http(() => reportMessage(db, sessionUser(req).id, id, reason, chat().now)));
+    const context = chat();
+    res.status(201).json(await http(() => reportMessage(db, sessionUser(req).id, id, reason, context.now, context)));
   });
 
   router.get('/chat/rooms/:id/reports', requireUser, async (req, res) => {

@@ -126,6 +126,9 @@ describe('chat real time across two api instances', () => {
     const marker = await say(ada, side, 'standing marker');
     await eventOn(adaOnB, (e) => e.kind === 'message' && e.message.id === marker.id);
     expect(chatEvents(adaOnB).filter((e) => e.kind === 'standing')).toEqual([]);
+    // A report of a message in the room tells its moderators (their open-report count changed).
+    await send(bob, 'post', `/api/chat/messages/${marker.id}/report`, { reason: 'testing the count' }).expect(201);
+    expect(await eventOn(adaOnB, (e) => e.kind === 'standing')).toEqual({ kind: 'standing', roomId: side, userId: ada.id });
     await db().query(`UPDATE chat_room_members SET role = 'member' WHERE room_id = $1 AND user_id = $2`, [side, ada.id]);
   });
 

@@ -133,6 +133,9 @@ describe('chat moderation api (real app, signed-in users)', () => {
       [other, 'off topic', ann.id, 'Off topic'],
       [spam, 'pump $XYZ now', ann.id, 'Pump and dump'],
     ]);
+    // The room's open reports are counted for its owner and moderators only (the Moderation button's badge).
+    const openReports = async (who: User) => (await who.agent.get(`/api/chat/rooms/${room}`).expect(200)).body.openReports as number | null;
+    expect([await openReports(owner), await openReports(mod), await openReports(ann)]).toEqual([2, 2, null]);
 
     const deleted = await act(mod, { action: 'delete_message', messageId: spam, rule: 'pump_and_dump' }).expect(201);
     expect(deleted.body).toMatchObject({ action: 'delete_message', messageId: spam, moderator: { id: mod.id, name: 'Mo' }, target: { id: ben.id, name: 'Ben' } });
@@ -155,8 +158,10 @@ describe('chat moderation api (real app, signed-in users)', () => {
     await act(mod, { action: 'unban', userId: ben.id }).expect(201);
     expect((await ben.agent.get(`/api/chat/rooms/${room}/messages`)).status).toBe(200);
 
+    expect(await openReports(mod)).toBe(1);
     await act(mod, { action: 'dismiss_report', reportId: report.id }).expect(201);
     expect((await mod.agent.get(`/api/chat/rooms/${room}/reports`)).body.reports).toEqual([]);
+    expect(await openReports(mod)).toBe(0);
 
     // The member's history, newest first: what a moderator reads before escalating.
     const audit = (await mod.agent.get(`/api/chat/rooms/${room}/audit?userId=${ben.id}`).expect(200)).body as { entries: ChatAuditEntry[]; nextCursor: string | null };

@@ -183,7 +183,14 @@ async function messageViews(db: Db, viewerId: number, ids: string[]): Promise<Ma
  * repeat). The reporter must be able to read the room (a member of a private room, not banned);
  * one's own and deleted messages cannot be reported.
  */
-export async function reportMessage(db: DataSource, userId: number, messageId: string, reason: string, now = new Date()): Promise<{ id: number; status: 'open' }> {
+export async function reportMessage(
+  db: DataSource,
+  userId: number,
+  messageId: string,
+  reason: string,
+  now = new Date(),
+  live?: Pick<ChatModerationDeps, 'redis' | 'prefix'>,
+): Promise<{ id: number; status: 'open' }> {
   const found: { room_id: number; user_id: number | null; deleted: boolean; is_private: boolean; member: boolean }[] = await db.query(
     `SELECT m.room_id, m.user_id, m.deleted_at IS NOT NULL AS deleted, r.is_private,
             EXISTS (SELECT 1 FROM chat_room_members cm WHERE cm.room_id = m.room_id AND cm.user_id = $2 AND cm.role IS NOT NULL) AS member
@@ -203,7 +210,20 @@ export async function reportMessage(db: DataSource, userId: number, messageId: s
     [messageId, userId, reason, now],
   );
   if (!inserted.length) throw new ChatError('already_reported', 'You already reported this message', { field: 'id' });
+  if (live) await tellModerators(db, live, message.room_id, now);
   return { id: inserted[0].id, status: 'open' };
+}
+
+/**
+ * The room's open reports changed: its owner's and moderators' own streams get a `standing` event,
+ * so their pages read the room again (its openReports, the Moderation button's count).
+ */
+async function tellModerators(db: Db, live: Pick<ChatModerationDeps, 'redis' | 'prefix'>, roomId: number, now: Date): Promise<void> {
+  const moderators: { user_id: number }[] = await db.query(
+    `SELECT user_id FROM chat_room_members WHERE room_id = $1 AND role IN ('owner', 'moderator') AND (banned_until IS NULL OR banned_until <= $2)`,
+    [roomId, now],
+  );
+  for (const { user_id } of moderators) await publishChatEvent(live.redis, live.prefix, { kind: 'standing', roomId, userId: user_id });
 }
 
 /** The room's reports of one status, newest first (moderators only: the caller checks requireModerator). */
@@ -425,6 +445,8 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
     return insertAudit(m, { ...base, action: 'dismiss_report', targetUserId: report.author_id, messageId: report.message_id, reportId });
   });
   for (const event of published) await publishChatEvent(deps.redis, deps.prefix, event);
+  // Deleting a message resolves its open reports; dismissing closes one.
+  if (input.action === 'delete_message' || input.action === 'dismiss_report') await tellModerators(db, deps, roomId, now);
   const page = await auditLog(db, roomId, { ids: [auditId] });
   return page.entries[0];
 }

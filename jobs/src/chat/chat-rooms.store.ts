@@ -175,6 +175,7 @@ function roomViewOf(row: Record<string, unknown>, now: Date): ChatRoomView {
     unread: member ? Number(row.unread) : 0,
     mentions: member ? Number(row.mentions) : 0,
     lastMessageAt: iso(row.last_message_at as Date | null),
+    openReports: row.open_reports === null || row.open_reports === undefined ? null : Number(row.open_reports),
   };
 }
 
@@ -203,7 +204,10 @@ async function roomViews(db: Db, viewerId: number, now: Date, roomId: number | n
             CASE WHEN m.id IS NULL THEN 0 ELSE (
               SELECT count(*)::int FROM chat_notifications n JOIN chat_messages c ON c.id = n.message_id
                WHERE n.user_id = $1 AND NOT n.is_read AND c.room_id = r.id AND c.deleted_at IS NULL) END AS mentions,
-            (SELECT c.created_at FROM chat_messages c WHERE c.room_id = r.id ORDER BY c.id DESC LIMIT 1) AS last_message_at
+            (SELECT c.created_at FROM chat_messages c WHERE c.room_id = r.id ORDER BY c.id DESC LIMIT 1) AS last_message_at,
+            CASE WHEN m.role IN ('owner', 'moderator') AND NOT coalesce(m.banned_until > $2, false) THEN (
+              SELECT count(*)::int FROM chat_reports p JOIN chat_messages c ON c.id = p.message_id
+               WHERE c.room_id = r.id AND p.status = 'open') END AS open_reports
        FROM chat_rooms r
        LEFT JOIN chat_room_members m ON m.room_id = r.id AND m.user_id = $1
       WHERE ($3::int IS NULL OR r.id = $3)

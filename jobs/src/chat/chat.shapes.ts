@@ -80,6 +80,8 @@ export interface ChatRoomView {
   /** Unread mentions of the viewer and replies to the viewer's messages in this room. */
   mentions: number;
   lastMessageAt: string | null;
+  /** Open reports of the room's messages, for its owner and moderators (null for everyone else). */
+  openReports: number | null;
 }
 
 /** GET /api/chat/rooms: unread rooms first (then mentions, then the latest message). */
@@ -289,7 +291,10 @@ export type ChatStreamEvent =
   | { kind: 'read'; roomId: number; userId: number; lastReadMessageId: string }
   /** A member joined (or was unbanned) / left (or was banned): the relay's room membership follows it. */
   | { kind: 'member'; roomId: number; userId: number; joined: boolean }
-  /** A moderator changed this member's standing (muted, unmuted, made or unmade a moderator): their own open pages re-read the room. */
+  /**
+   * This member's own view of the room changed (a moderator muted, unmuted, promoted or demoted them; for
+   * its owner and moderators, its open reports changed): their own open pages read the room again.
+   */
   | { kind: 'standing'; roomId: number; userId: number }
   /** A thread root's reply counter changed (a reply was posted). */
   | { kind: 'thread'; roomId: number; messageId: string; replyCount: number; lastReplyAt: string | null };

@@ -161,6 +161,7 @@ export function parseRoom(value: unknown, where = 'room'): ChatRoomView {
     unread: count(s.unread ?? 0, at(where, 'unread')),
     mentions: count(s.mentions ?? 0, at(where, 'mentions')),
     lastMessageAt: textOrNull(s.lastMessageAt, at(where, 'lastMessageAt')),
+    openReports: s.openReports === null || s.openReports === undefined ? null : count(s.openReports, at(where, 'openReports')),
   };
 }
 

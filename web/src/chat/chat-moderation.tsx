@@ -150,15 +150,21 @@ export function ReportDialog({ message, onDone, onClose }: { message: ChatMessag
   );
 }
 
-function ReportsQueue({ roomId }: { roomId: number }) {
+function ReportsQueue({ roomId, onChanged }: { roomId: number; onChanged?: () => void }) {
   const [status, setStatus] = useState<'open' | 'resolved' | 'dismissed'>('open');
   const [result, update, retry] = useRequest(`reports:${roomId}:${status}`, (signal) => getReports(roomId, status, signal));
   const [error, setError] = useState<string | null>(null);
+  // The report whose message is about to be deleted: the moderator names the rule it breaks first.
+  const [deleting, setDeleting] = useState<{ reportId: number; rule: ChatRule } | null>(null);
   const reports = shownData(result);
   const act = (reportId: number, input: Parameters<typeof moderate>[1]) => {
     setError(null);
     moderate(roomId, input)
-      .then(() => update((current) => current.filter((report) => report.id !== reportId)))
+      .then(() => {
+        setDeleting(null);
+        update((current) => current.filter((report) => report.id !== reportId));
+        onChanged?.();
+      })
       .catch((failure: unknown) => setError(messageOf(failure)));
   };
   return (
@@ -195,11 +201,42 @@ function ReportsQueue({ roomId }: { roomId: number }) {
               </p>
               <blockquote className="chat-quote">{report.message.deleted ? (report.message.deletedBy === 'moderator' ? 'Removed by a moderator' : 'Deleted by its author') : report.message.text}</blockquote>
               <p className="chat-muted">Reason: {report.reason}</p>
-              {status === 'open' && (
+              {status === 'open' && deleting?.reportId === report.id && (
+                <div className="chat-mod-item__confirm" role="group" aria-label="Delete the reported message">
+                  <label className="form-field__label" htmlFor={`chat-report-rule-${report.id}`}>
+                    Rule it breaks (recorded in the audit log)
+                  </label>
+                  <select
+                    id={`chat-report-rule-${report.id}`}
+                    className="form-field__input"
+                    value={deleting.rule}
+                    onChange={(event) => setDeleting({ reportId: report.id, rule: event.target.value as ChatRule })}
+                  >
+                    {RULES.map((value) => (
+                      <option key={value} value={value}>
+                        {RULE_LABELS[value]}
+                      </option>
+                    ))}
+                  </select>
+                  <div className="chat-mod-item__buttons">
+                    <button
+                      type="button"
+                      className="button button--danger button--small"
+                      onClick={() => act(report.id, { action: 'delete_message', messageId: report.message.id, reportId: report.id, rule: deleting.rule })}
+                    >
+                      Delete for {RULE_LABELS[deleting.rule].toLowerCase()}
+                    </button>
+                    <button type="button" className="button button--secondary button--small" onClick={() => setDeleting(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                </div>
+              )}
+              {status === 'open' && deleting?.reportId !== report.id && (
                 <div className="chat-mod-item__buttons">
                   {!report.message.deleted && (
-                    <button type="button" className="button button--danger button--small" onClick={() => act(report.id, { action: 'delete_message', messageId: report.message.id, reportId: report.id, rule: 'other' })}>
-                      Delete message
+                    <button type="button" className="button button--danger button--small" onClick={() => setDeleting({ reportId: report.id, rule: 'spam' })}>
+                      Delete message…
                     </button>
                   )}
                   <button type="button" className="button button--secondary button--small" onClick={() => act(report.id, { action: 'dismiss_report', reportId: report.id })}>
@@ -297,7 +334,8 @@ function AuditLog({ roomId }: { roomId: number }) {
 }
 
 /** The moderators' side panel: the reports queue and the audit log. */
-export function ModerationPanel({ roomId, onClose }: { roomId: number; onClose: () => void }) {
+/** A room's moderation: its reports and audit log. `onReportsChanged`: a report was acted on (the room's open count is read again). */
+export function ModerationPanel({ roomId, onClose, onReportsChanged }: { roomId: number; onClose: () => void; onReportsChanged?: () => void }) {
   const headingId = useId();
   const [tab, setTab] = useState<'reports' | 'audit'>('reports');
   return (
@@ -316,7 +354,7 @@ export function ModerationPanel({ roomId, onClose }: { roomId: number; onClose: 
           Audit log
         </button>
       </div>
-      {tab === 'reports' ? <ReportsQueue roomId={roomId} /> : <AuditLog roomId={roomId} />}
+      {tab === 'reports' ? <ReportsQueue roomId={roomId} onChanged={onReportsChanged} /> : <AuditLog roomId={roomId} />}
     </aside>
   );
 }

@@ -46,9 +46,13 @@ export function ChatTabs({ mentions }: { mentions: number | null }) {
       <NavLink to={CHAT_MENTIONS_PATH} className={tab}>
         Mentions
         {mentions ? (
-          <span className="chat-badge chat-badge--mention" aria-label={`, ${mentions} unread`}>
-            {mentions}
-          </span>
+          <>
+            {/* A generic span's aria-label is not read: the count is said by hidden text instead. */}
+            <span className="chat-badge chat-badge--mention" aria-hidden="true">
+              {mentions}
+            </span>
+            <span className="visually-hidden">, {mentions} unread</span>
+          </>
         ) : null}
       </NavLink>
     </nav>

@@ -504,6 +504,16 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
             {isModerator && (
               <button type="button" className="button button--secondary button--small" aria-pressed={side?.kind === 'moderation'} onClick={() => toggleSide('moderation')}>
                 Moderation
+                {!!room.openReports && (
+                  <>
+                    <span className="chat-badge chat-badge--mention" aria-hidden="true">
+                      {room.openReports}
+                    </span>
+                    <span className="visually-hidden">
+                      , {room.openReports} open {room.openReports === 1 ? 'report' : 'reports'}
+                    </span>
+                  </>
+                )}
               </button>
             )}
             {canInvite && (
@@ -636,7 +646,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
       {side?.kind === 'thread' && (
         <ChatThreadPanel room={room} rootId={side.rootId} viewerId={viewerId} prices={prices} actions={actions} canPost={canPost} onClose={() => setSide(null)} key={side.rootId} />
       )}
-      {side?.kind === 'moderation' && <ModerationPanel roomId={room.id} onClose={() => setSide(null)} />}
+      {side?.kind === 'moderation' && <ModerationPanel roomId={room.id} onClose={() => setSide(null)} onReportsChanged={onMembershipChanged} />}
       {side?.kind === 'invites' && <InvitesPanel roomId={room.id} roomName={room.name} onClose={() => setSide(null)} />}
       {dialog?.kind === 'settings' && (
         <RoomSettingsDialog

@@ -24,6 +24,7 @@ const room = (fields: Partial<ChatRoomView> & Pick<ChatRoomView, 'id' | 'name'>)
   unread: 0,
   mentions: 0,
   lastMessageAt: '2026-11-02T10:00:00.000Z',
+  openReports: null,
   ...fields,
 });
 
