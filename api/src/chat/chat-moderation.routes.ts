@@ -137,12 +137,13 @@ export function chatModerationRoutes(deps: ChatRouteDeps): Router {
 
   router.post('/chat/blocks', requireUser, async (req, res) => {
     const { userId } = chatBlockBodySchema.parse(req.body);
-    res.status(201).json(await http(() => blockUser(db, sessionUser(req).id, userId, chat().now)));
+    const context = chat();
+    res.status(201).json(await http(() => blockUser(db, sessionUser(req).id, userId, context.now, context)));
   });
 
   router.delete('/chat/blocks/:userId', requireUser, async (req, res) => {
     const { userId } = chatBlockParamsSchema.parse(req.params);
-    await unblockUser(db, sessionUser(req).id, Number(userId));
+    await unblockUser(db, sessionUser(req).id, Number(userId), chat());
     res.status(204).end();
   });
 

@@ -4,7 +4,7 @@ import { notificationChannel, notificationMessageSchema, type ClientNotification
 import { latestPriceSchema, priceUpdatesChannel, type LatestPrice } from '@tickerbell/jobs/prices';
 import { watchlistChangeSchema, watchlistChangesChannel } from '@tickerbell/jobs/watchlists';
 import { whaleTransfersChannel } from '@tickerbell/jobs/whales';
-import { chatEventsChannel, parseChatEvent } from '@tickerbell/jobs/chat';
+import { chatEventsChannel, parseChatEvent, type ChatRelayEvent } from '@tickerbell/jobs/chat';
 import type { ChatStreamEvent } from '@tickerbell/jobs/chat/shapes';
 import type { WhaleTransferView } from '@tickerbell/jobs/whales/shapes';
 
@@ -25,6 +25,8 @@ export interface StreamClient {
  */
 export interface ChatRelayOptions {
   rooms(userId: number): Promise<number[]>;
+  /** The users whose messages, edits and typing the user's streams leave out (those they blocked). */
+  blocked?(userId: number): Promise<number[]>;
   online?(userId: number, roomIds: number[]): Promise<void>;
   presenceRefreshMs?: number;
 }
@@ -71,6 +73,8 @@ export class NotificationStreamHub {
   private readonly chatRooms = new Map<number, Set<number>>();
   private readonly roomMembers = new Map<number, Set<number>>();
   private readonly chatLoads = new Map<number, Promise<void>>();
+  /** user -> the authors they blocked (users with an open stream here). */
+  private readonly blockedBy = new Map<number, Set<number>>();
   /** Chat events are handled one after another (a membership change waits for a pending load), in publication order. */
   private chatChain: Promise<void> = Promise.resolve();
   private presenceTimer: NodeJS.Timeout | undefined;
@@ -132,8 +136,8 @@ export class NotificationStreamHub {
 
   private loadChatRooms(userId: number): Promise<void> {
     if (!this.chat) return Promise.resolve();
-    const done = this.chat.rooms(userId).then(
-      (rooms) => {
+    const done = Promise.all([this.chat.rooms(userId), this.loadBlocked(userId)]).then(
+      ([rooms]) => {
         if (!this.streams.has(userId)) return;
         for (const roomId of rooms) this.setChatMember(userId, roomId, true);
       },
@@ -143,6 +147,13 @@ export class NotificationStreamHub {
     );
     this.chatLoads.set(userId, done);
     return done;
+  }
+
+  private async loadBlocked(userId: number): Promise<void> {
+    const blocked = (await this.chat?.blocked?.(userId)) ?? [];
+    if (!this.streams.has(userId)) return;
+    if (blocked.length) this.blockedBy.set(userId, new Set(blocked));
+    else this.blockedBy.delete(userId);
   }
 
   private setChatMember(userId: number, roomId: number, joined: boolean): void {
@@ -161,7 +172,11 @@ export class NotificationStreamHub {
     }
   }
 
-  private async onChat(event: ChatStreamEvent): Promise<void> {
+  private async onChat(event: ChatRelayEvent): Promise<void> {
+    if (event.kind === 'blocks') {
+      if (this.streams.has(event.userId)) await this.loadBlocked(event.userId);
+      return;
+    }
     if (event.kind === 'member') {
       await this.chatLoads.get(event.userId);
       this.setChatMember(event.userId, event.roomId, event.joined);
@@ -170,9 +185,13 @@ export class NotificationStreamHub {
     const users = event.kind === 'read' || event.kind === 'standing' ? [event.userId] : [...(this.roomMembers.get(event.roomId) ?? [])];
     if (event.kind === 'member' && !event.joined) users.push(event.userId);
     if (!users.length) return;
-    // Serialized once for all the room's streams.
+    // Serialized once for all the room's streams; a blocked author's messages, edits and typing are left out of the blocker's.
     const data = JSON.stringify(event);
-    for (const userId of users) for (const client of this.streams.get(userId) ?? []) client.sendChat?.(event, data);
+    const author = event.kind === 'message' || event.kind === 'edited' ? event.message.author?.id : event.kind === 'typing' ? event.user.id : undefined;
+    for (const userId of users) {
+      if (author !== undefined && this.blockedBy.get(userId)?.has(author)) continue;
+      for (const client of this.streams.get(userId) ?? []) client.sendChat?.(event, data);
+    }
   }
 
   detach(userId: number, client: StreamClient): void {
@@ -186,6 +205,7 @@ export class NotificationStreamHub {
       for (const roomId of this.chatRooms.get(userId) ?? []) this.setChatMember(userId, roomId, false);
       this.chatRooms.delete(userId);
       this.chatLoads.delete(userId);
+      this.blockedBy.delete(userId);
     }
     this.count--;
     if (this.count === 0 && this.subscriber) {

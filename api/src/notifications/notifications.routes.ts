@@ -22,7 +22,7 @@ import { productionOutboundUrlProblem } from '@tickerbell/jobs/sources';
 import { loadWatchedSymbols } from '@tickerbell/jobs/watchlists';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError, notFound } from '../http/errors';
-import { memberRoomIds, refreshPresence } from '@tickerbell/jobs/chat';
+import { hiddenAuthorIds, memberRoomIds, refreshPresence } from '@tickerbell/jobs/chat';
 import type { ChatStreamEvent } from '@tickerbell/jobs/chat/shapes';
 import { chatDepsOf } from '../chat/chat.routes';
 import { NotificationStreamHub } from './notification-stream';
@@ -125,6 +125,7 @@ export function notificationsRoutes(deps: NotificationsRouteDeps): Router {
   const chat = chatDepsOf({ ...deps, config: deps.config as Record<string, unknown> });
   const hub = new NotificationStreamHub(deps.redis, deps.queues.prefix, deps.logger, (userId) => loadWatchedSymbols(dataSource, userId), {
     rooms: (userId) => memberRoomIds(dataSource, userId, chat().now),
+    blocked: async (userId) => [...(await hiddenAuthorIds(dataSource, userId))],
     online: (userId, roomIds) => refreshPresence(chat(), userId, roomIds),
     presenceRefreshMs: Math.max(1000, (chat().config.CHAT_PRESENCE_TTL_SECONDS * 1000) / 2),
   });

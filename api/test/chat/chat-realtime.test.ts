@@ -132,6 +132,21 @@ describe('chat real time across two api instances', () => {
     await db().query(`UPDATE chat_room_members SET role = 'member' WHERE room_id = $1 AND user_id = $2`, [side, ada.id]);
   });
 
+  it("leaves a blocked author's messages and typing out of the blocker's streams on every instance, until unblocked", async () => {
+    const bobOnA = await stream(baseA, bob);
+    await send(bob, 'post', '/api/chat/blocks', { userId: ada.id }).expect(201);
+    // The relay of instance A learns of the block from the `blocks` relay event (published on B's side, where bob asked).
+    const hidden = await say(ada, room, 'you should not see this');
+    await send(ada, 'post', `/api/chat/rooms/${room}/typing`).expect(204);
+    const marker = await say(bob, room, 'blocked marker');
+    await eventOn(bobOnA, (e) => e.kind === 'message' && e.message.id === marker.id);
+    expect(chatEvents(bobOnA).filter((e) => (e.kind === 'message' && e.message.author?.id === ada.id) || (e.kind === 'typing' && e.user.id === ada.id))).toEqual([]);
+    expect(chatEvents(bobOnA).some((e) => e.kind === 'message' && e.message.id === hidden.id)).toBe(false);
+    await send(bob, 'delete', `/api/chat/blocks/${ada.id}`).expect(204);
+    const seen = await say(ada, room, 'visible again');
+    await eventOn(bobOnA, (e) => e.kind === 'message' && e.message.id === seen.id);
+  });
+
   it('stops relaying a room to a member who left it (the relay follows the member events on every instance)', async () => {
     const bobStream = await stream(baseB, bob);
     await send(bob, 'post', `/api/chat/rooms/${room}/leave`).expect(204);

@@ -1,9 +1,19 @@
+import type Redis from 'ioredis';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChatError } from './chat.errors';
+import { publishChatEvent } from './chat-events';
 import type { ChatUserRef } from './chat.shapes';
 
 // Blocks: a user hides another user's messages from themself (the blocked user is not told, and
-// still sees the blocker). History, threads and mentions leave out the authors in hiddenAuthorIds.
+// still sees the blocker). History, threads and mentions leave out the authors in hiddenAuthorIds;
+// the live relay leaves their messages, edits and typing out of the blocker's streams (a `blocks`
+// relay event, published by blockUser and unblockUser, has every api instance reload the set).
+
+/** Where a change of blocks is announced to the live relay (the api's Redis and QUEUE_PREFIX). */
+export interface ChatBlocksLive {
+  redis: Redis;
+  prefix: string;
+}
 
 type Db = DataSource | EntityManager;
 
@@ -42,9 +52,9 @@ export async function listBlocks(db: Db, blockerId: number): Promise<ChatBlocksR
  * Blocks a user (idempotent: blocking twice keeps the first). unknown_user for no such (or a
  * deleted) user, cannot_target for oneself or past CHAT_BLOCKS_MAX.
  */
-export async function blockUser(db: DataSource, blockerId: number, blockedId: number, now = new Date()): Promise<ChatBlockView> {
+export async function blockUser(db: DataSource, blockerId: number, blockedId: number, now = new Date(), live?: ChatBlocksLive): Promise<ChatBlockView> {
   if (blockerId === blockedId) throw new ChatError('cannot_target', 'You cannot block yourself', { field: 'userId' });
-  return db.transaction(async (m) => {
+  const view = await db.transaction(async (m) => {
     const users: { id: number; name: string }[] = await m.query(
       `SELECT id, coalesce(nullif(btrim(name), ''), 'User ' || id) AS name FROM users WHERE id = $1 AND deleted_at IS NULL`,
       [blockedId],
@@ -66,9 +76,12 @@ export async function blockUser(db: DataSource, blockerId: number, blockedId: nu
     }
     return { user: users[0], createdAt: new Date(createdAt).toISOString() };
   });
+  if (live) await publishChatEvent(live.redis, live.prefix, { kind: 'blocks', userId: blockerId });
+  return view;
 }
 
 /** Unblocks a user; nothing to do when they were not blocked. */
-export async function unblockUser(db: Db, blockerId: number, blockedId: number): Promise<void> {
+export async function unblockUser(db: Db, blockerId: number, blockedId: number, live?: ChatBlocksLive): Promise<void> {
   await db.query(`DELETE FROM chat_blocks WHERE blocker_id = $1 AND blocked_id = $2`, [blockerId, blockedId]);
+  if (live) await publishChatEvent(live.redis, live.prefix, { kind: 'blocks', userId: blockerId });
 }

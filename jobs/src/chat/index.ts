@@ -2,7 +2,7 @@
 export { CHAT_ERROR_CODES, ChatError, isChatError, type ChatErrorCode, type ChatErrorOptions } from './chat.errors';
 export { chatEnvSchema, defaultChatConfig, loadChatConfig, type ChatConfig } from './chat.config';
 export { chatDomain } from './chat.domain';
-export { chatEventsChannel, parseChatEvent, publishChatEvent } from './chat-events';
+export { chatEventsChannel, parseChatEvent, publishChatEvent, type ChatRelayEvent } from './chat-events';
 export { chatDisplayName, chatHandle, extractCashtags, mentionedHandles, normalizeMessageText, normalizeReaction } from './chat-text';
 export {
   CHAT_UNREAD_CAP,
