@@ -152,6 +152,8 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
     const updated = await send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { name: 'Altcoin Desk', description: '', slowModeSeconds: 0 }).expect(200);
     expect(updated.body).toMatchObject({ id: desk.id, name: 'Altcoin Desk', description: null, slowModeSeconds: 0, membership: { role: 'owner' } });
     await send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { description: 'Small caps' }).expect(200);
+    // Each change is published for the members' open pages (a `room` event), a refused one never.
+    await until(async () => events, (list) => list.filter((e) => e.kind === 'room' && e.roomId === desk.id).length === 2);
     const [macro] = await db().query(`SELECT name FROM chat_rooms WHERE lower(name) = 'macro corner'`);
 
     const refused = await Promise.all([
@@ -177,6 +179,7 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
     expect(await db().query(`SELECT name, description, slow_mode_seconds, is_private FROM chat_rooms WHERE id = $1`, [desk.id])).toEqual([
       { name: 'Altcoin Desk', description: 'Small caps', slow_mode_seconds: 0, is_private: true },
     ]);
+    expect(events.filter((e) => e.kind === 'room' && e.roomId === desk.id)).toHaveLength(2);
   });
 
   it('invite links: made by the owner (the code shown once, only its hash stored), previewed, accepted once per member, listed, revoked', async () => {

@@ -9,7 +9,7 @@ import type { ChatStreamEvent } from './chat.shapes';
  */
 export type ChatRelayEvent = ChatStreamEvent | { kind: 'blocks'; userId: number };
 
-const KINDS = new Set(['message', 'edited', 'deleted', 'reactions', 'typing', 'presence', 'read', 'member', 'standing', 'thread']);
+const KINDS = new Set(['message', 'edited', 'deleted', 'reactions', 'typing', 'presence', 'read', 'member', 'standing', 'room', 'thread']);
 
 /** The channel every api instance subscribes to. */
 export function chatEventsChannel(prefix: string): string {

@@ -113,7 +113,7 @@ export async function createRoom(deps: ChatDeps & { entitlements: Entitlements }
  */
 export async function updateRoom(deps: ChatDeps, userId: number, roomId: number, patch: ChatUpdateRoomInput): Promise<ChatRoomView> {
   const { now } = deps;
-  await deps.dataSource.transaction(async (m) => {
+  const changed = await deps.dataSource.transaction(async (m) => {
     if (patch.name !== undefined) await m.query(ROOMS_LOCK_SQL);
     const access = await roomAccess(m, userId, roomId, now);
     if (access.banned || access.member?.role !== 'owner') throw new ChatError('not_owner', "Only the room's owner can change its settings");
@@ -130,9 +130,11 @@ export async function updateRoom(deps: ChatDeps, userId: number, roomId: number,
     }
     if (patch.description !== undefined) set('description', normalizeRoomDescription(patch.description));
     if (patch.slowModeSeconds !== undefined) set('slow_mode_seconds', normalizeSlowMode(patch.slowModeSeconds));
-    if (!sets.length) return;
+    if (!sets.length) return false;
     set('updated_at', now);
     await m.query(`UPDATE chat_rooms SET ${sets.join(', ')} WHERE id = $1`, values);
+    return true;
   });
+  if (changed) await publishChatEvent(deps.redis, deps.prefix, { kind: 'room', roomId });
   return getRoom(deps.dataSource, userId, roomId, now);
 }

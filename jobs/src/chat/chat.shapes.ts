@@ -296,5 +296,7 @@ export type ChatStreamEvent =
    * its owner and moderators, its open reports changed): their own open pages read the room again.
    */
   | { kind: 'standing'; roomId: number; userId: number }
+  /** The room's name, description or slow mode changed: its members' open pages read it again. */
+  | { kind: 'room'; roomId: number }
   /** A thread root's reply counter changed (a reply was posted). */
   | { kind: 'thread'; roomId: number; messageId: string; replyCount: number; lastReplyAt: string | null };

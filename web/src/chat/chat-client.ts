@@ -406,6 +406,8 @@ export function parseChatEvent(value: unknown): ChatStreamEvent | null {
         return { kind: 'member', roomId, userId: count(s.userId, 'event.userId'), joined: bool(s.joined, 'event.joined') };
       case 'standing':
         return { kind: 'standing', roomId, userId: count(s.userId, 'event.userId') };
+      case 'room':
+        return { kind: 'room', roomId };
       case 'thread':
         return { kind: 'thread', roomId, messageId: id(s.messageId, 'event.messageId'), replyCount: count(s.replyCount, 'event.replyCount'), lastReplyAt: textOrNull(s.lastReplyAt, 'event.lastReplyAt') };
       default:

@@ -234,6 +234,8 @@ export function ChatPage() {
         if (event.kind === 'read' && event.userId === viewerId && event.roomId !== roomId) return retry();
         // Muted, unmuted, made or unmade a moderator: the room's membership is read again.
         if (event.kind === 'standing') return event.userId === viewerId ? retry() : undefined;
+        // The room's name, description or slow mode changed.
+        if (event.kind === 'room') return retry();
         if (event.kind === 'member') {
           if (event.userId === viewerId) return retry();
           return update((current) => ({ rooms: current.rooms.map((entry) => (entry.id === event.roomId ? { ...entry, members: Math.max(0, entry.members + (event.joined ? 1 : -1)) } : entry)) }));

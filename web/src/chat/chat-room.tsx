@@ -349,6 +349,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
           case 'read':
           case 'member':
           case 'standing':
+          case 'room':
             return;
         }
       }),
