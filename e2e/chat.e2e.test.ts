@@ -424,6 +424,18 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await graceTools.getByRole('button', { name: 'Invite people' }).waitFor();
     expect(await grace.evaluate(`window.__chatE2eNoReload === true`)).toBe(true);
 
+    // Ada's Members panel: the owner, then the new moderator; the owner may remove her from there.
+    await ada.locator('.chat-room__tools').getByRole('button', { name: 'Members' }).click();
+    const members = ada.getByRole('list', { name: 'Members of the room' });
+    await members.getByRole('button', { name: 'Remove moderator: Grace Hopper' }).waitFor();
+    expect((await members.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
+      'Ada Lovelace (you) · Owner',
+      'Grace Hopper · Moderator Remove moderator',
+    ]);
+    expect(await contrastViolations(ada, '.chat-side')).toEqual([]);
+    await screenshot(ada, 'chat-22-members-desktop', { fullPage: false });
+    await ada.getByRole('button', { name: 'Close members' }).click();
+
     // The link is used up: opened again, it is not valid (even for Grace, a member now).
     await grace.goto(link);
     const invalid = grace.getByRole('region', { name: 'Invite link' });

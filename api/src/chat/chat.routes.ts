@@ -6,6 +6,7 @@ import { chatMessageIdSchema } from './chat-params';
 import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
 import type { Entitlements } from '@tickerbell/jobs/billing';
 import {
+  CHAT_MEMBERS_MAX_LIMIT,
   ChatError,
   addReaction,
   chatEnvSchema,
@@ -19,6 +20,7 @@ import {
   heartbeat,
   joinRoom,
   leaveRoom,
+  listMembers,
   listMentions,
   listRooms,
   markMentionsRead,
@@ -149,6 +151,12 @@ export const chatMentionsQuerySchema = z
     cursor: z.string().regex(/^\d{1,10}$/, 'a cursor from nextCursor').optional(),
     limit: z.coerce.number().int().min(1).max(100).optional(),
     unreadOnly: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
+export const chatMembersQuerySchema = z
+  .object({
+    cursor: z.string().regex(/^\d{1,7}$/, 'a cursor from nextCursor').optional(),
+    limit: z.coerce.number().int().min(1).max(CHAT_MEMBERS_MAX_LIMIT).optional(),
   })
   .strict();
 export const chatMentionsReadBodySchema = z.object({ roomId: int4Id.optional() }).strict();
@@ -299,6 +307,12 @@ export function chatRoutes(deps: ChatRouteDeps & { entitlements: Entitlements })
     const roomId = roomIdOf(req);
     await http(() => sendTyping(chat(), sessionUser(req).id, roomId));
     res.status(204).end();
+  });
+
+  router.get('/chat/rooms/:id/members', requireUser, async (req, res) => {
+    const roomId = roomIdOf(req);
+    const query = chatMembersQuerySchema.parse(req.query);
+    res.set('Cache-Control', 'no-store').json(await http(() => listMembers(db, sessionUser(req).id, roomId, chat().now, query)));
   });
 
   router.get('/chat/rooms/:id/presence', requireUser, async (req, res) => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { ChatAuditEntry, ChatMessagesPage, ChatReportView } from '@tickerbell/jobs/chat/shapes';
+import type { ChatAuditEntry, ChatMembersPage, ChatMessagesPage, ChatReportView } from '@tickerbell/jobs/chat/shapes';
 import { AccountsHarness, csrfOf, signedInUser, type Agent } from '../support/accounts-harness';
 
 interface User {
@@ -193,5 +193,35 @@ describe('chat moderation api (real app, signed-in users)', () => {
     await ann.agent.delete(`/api/chat/blocks/${ben.id}`).set('x-csrf-token', ann.csrf).expect(204);
     expect((await ann.agent.get('/api/chat/blocks')).body.blocks).toEqual([]);
     expect(await ids(ann)).toContain(hello);
+  });
+
+  it("lists the room's members, owner first, then moderators, then members by name; mutes and bans for its moderators only", async () => {
+    await act(mod, { action: 'mute', userId: rita.id, minutes: 5, rule: 'spam' }, slowRoom).expect(201);
+    await act(owner, { action: 'ban', userId: ben.id, rule: 'scam', minutes: 60 }, slowRoom).expect(201);
+    const members = async (who: User, query = '') => (await who.agent.get(`/api/chat/rooms/${slowRoom}/members${query}`).expect(200)).body as ChatMembersPage;
+
+    const seenByMod = await members(mod);
+    expect(seenByMod.members.map((m) => [m.user.name, m.role, m.mutedUntil !== null, m.bannedUntil !== null])).toEqual([
+      ['Olga', 'owner', false, false],
+      ['Mo', 'moderator', false, false],
+      ['Ann', 'member', false, false],
+      ['Ben', 'member', false, true],
+      ['Rita', 'member', true, false],
+    ]);
+    expect(seenByMod.nextCursor).toBeNull();
+    // A member sees no sanctions, and no banned member.
+    const seenByAnn = await members(ann);
+    expect(seenByAnn.members.map((m) => m.user.name)).toEqual(['Olga', 'Mo', 'Ann', 'Rita']);
+    expect(seenByAnn.members.every((m) => !('mutedUntil' in m) && !('bannedUntil' in m))).toBe(true);
+    // Offset pages.
+    const first = await members(mod, '?limit=2');
+    expect([first.members.map((m) => m.user.name), first.nextCursor]).toEqual([['Olga', 'Mo'], '2']);
+    expect((await members(mod, `?limit=2&cursor=${first.nextCursor}`)).members.map((m) => m.user.name)).toEqual(['Ann', 'Ben']);
+    // The banned member cannot read them; bad input names the field.
+    expect((await ben.agent.get(`/api/chat/rooms/${slowRoom}/members`)).body.error.code).toBe('banned');
+    const bad = await mod.agent.get(`/api/chat/rooms/${slowRoom}/members?limit=0`);
+    expect([bad.status, fieldOf(bad)]).toEqual([400, 'limit']);
+    await act(owner, { action: 'unban', userId: ben.id }, slowRoom).expect(201);
+    await act(mod, { action: 'unmute', userId: rita.id }, slowRoom).expect(201);
   });
 });

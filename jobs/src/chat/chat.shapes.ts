@@ -216,6 +216,23 @@ export interface ChatAuditEntry {
   createdAt: string;
 }
 
+/** One member of a room in its member list. */
+export interface ChatMemberView {
+  user: ChatUserRef;
+  role: ChatRole;
+  joinedAt: string;
+  /** For the room's owner and moderators only: a moderator's mute in force (its end), else null. */
+  mutedUntil?: string | null;
+  /** For the room's owner and moderators only: a ban in force ('infinity' when permanent), else null. */
+  bannedUntil?: string | null;
+}
+
+/** GET /api/chat/rooms/:id/members: owner, moderators, then members by name; offset pages. */
+export interface ChatMembersPage {
+  members: ChatMemberView[];
+  nextCursor: string | null;
+}
+
 /** POST /api/chat/rooms body: a room of type 'chat' whose creator is its owner (counted by the plan's chatRoomsCreated). */
 export interface ChatCreateRoomInput {
   name: string;

@@ -44,6 +44,7 @@ export { chatPresenceView, heartbeat, onlineUserIds, presenceKey, refreshPresenc
 export * from './chat-limits';
 export * from './chat-blocks.store';
 export * from './chat-moderation.store';
+export { CHAT_MEMBERS_MAX_LIMIT, listMembers } from './chat-members.store';
 // User-made rooms, their settings and invite links (issue 18).
 export { countRoomsCreated, createRoom, normalizeRoomDescription, normalizeRoomName, normalizeSlowMode, updateRoom } from './chat-room-settings.store';
 export {

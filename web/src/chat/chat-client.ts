@@ -9,6 +9,7 @@ import type {
   ChatAuditEntry,
   ChatCreateRoomInput,
   ChatInviteCreatedView,
+  ChatMembersPage,
   ChatInviteInput,
   ChatInvitePreview,
   ChatInviteView,
@@ -203,6 +204,29 @@ function parseInvite(value: unknown, where: string): ChatInviteView {
     revokedAt: textOrNull(s.revokedAt, at(where, 'revokedAt')),
     active: bool(s.active, at(where, 'active')),
   };
+}
+
+export function parseMembersPage(body: unknown): ChatMembersPage {
+  const s = record(body, 'members');
+  return {
+    members: list(s.members, 'members.members', (entry, where) => {
+      const m = record(entry, where);
+      return {
+        user: parseUser(m.user, at(where, 'user')),
+        role: oneOf(m.role, ROLES, at(where, 'role')),
+        joinedAt: text(m.joinedAt, at(where, 'joinedAt')),
+        ...('mutedUntil' in m ? { mutedUntil: textOrNull(m.mutedUntil, at(where, 'mutedUntil')) } : {}),
+        ...('bannedUntil' in m ? { bannedUntil: textOrNull(m.bannedUntil, at(where, 'bannedUntil')) } : {}),
+      };
+    }),
+    nextCursor: textOrNull(s.nextCursor, 'members.nextCursor'),
+  };
+}
+
+/** A page of the room's members (owner, moderators, then members by name). */
+export function getMembers(roomId: number, cursor: string | null, signal?: AbortSignal): Promise<ChatMembersPage> {
+  const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+  return apiRequest(`${BASE}/rooms/${roomId}/members${query}`, { signal, parse: parseMembersPage });
 }
 
 export function parseInvites(body: unknown): ChatInviteView[] {

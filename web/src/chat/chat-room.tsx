@@ -40,6 +40,7 @@ import {
 import { Composer, MessageItem, type MessageActions } from './chat-parts';
 import { subscribeChatEvents, subscribeStreamOpen } from './chat-stream';
 import { ChatThreadPanel } from './chat-thread-panel';
+import { MembersPanel } from './chat-members-panel';
 import { ModerationPanel, ReportDialog, SanctionDialog } from './chat-moderation';
 import { InvitesPanel } from './chat-invites-panel';
 import { RoomSettingsDialog } from './chat-room-dialogs';
@@ -175,7 +176,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
   const [presence, setPresence] = useState<ChatPresenceView | null>(null);
   const [sentiment, setSentiment] = useState<ChatSentimentView | null>(null);
   const [typing, setTyping] = useState<ReadonlyMap<number, { name: string; until: number }>>(new Map());
-  const [side, setSide] = useState<{ kind: 'thread'; rootId: string } | { kind: 'moderation' } | { kind: 'invites' } | null>(null);
+  const [side, setSide] = useState<{ kind: 'thread'; rootId: string } | { kind: 'moderation' } | { kind: 'invites' } | { kind: 'members' } | null>(null);
   const [dialog, setDialog] = useState<{ kind: 'report'; message: ChatMessageView } | { kind: 'sanction'; message: ChatMessageView; action: 'mute' | 'ban' } | { kind: 'settings' } | null>(null);
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
   const [newBelow, setNewBelow] = useState(0);
@@ -460,7 +461,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
       .catch(fail(action === 'promote' ? `${target.name} was not made a moderator` : `${target.name} was not removed as a moderator`));
   }
 
-  const toggleSide = (kind: 'moderation' | 'invites') => setSide((current) => (current?.kind === kind ? null : { kind }));
+  const toggleSide = (kind: 'moderation' | 'invites' | 'members') => setSide((current) => (current?.kind === kind ? null : { kind }));
 
   const changeMembership = (join: boolean) => {
     setMembershipBusy(true);
@@ -502,6 +503,9 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
           </div>
           <div className="chat-room__tools">
             {member && <NotifySelect room={room} onChange={changeNotify} />}
+            <button type="button" className="button button--secondary button--small" aria-pressed={side?.kind === 'members'} onClick={() => toggleSide('members')}>
+              Members
+            </button>
             {isModerator && (
               <button type="button" className="button button--secondary button--small" aria-pressed={side?.kind === 'moderation'} onClick={() => toggleSide('moderation')}>
                 Moderation
@@ -648,6 +652,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
         <ChatThreadPanel room={room} rootId={side.rootId} viewerId={viewerId} prices={prices} actions={actions} canPost={canPost} onClose={() => setSide(null)} key={side.rootId} />
       )}
       {side?.kind === 'moderation' && <ModerationPanel roomId={room.id} onClose={() => setSide(null)} onReportsChanged={onMembershipChanged} />}
+      {side?.kind === 'members' && <MembersPanel roomId={room.id} viewerId={viewerId} canAppoint={isOwner} onClose={() => setSide(null)} />}
       {side?.kind === 'invites' && <InvitesPanel roomId={room.id} roomName={room.name} onClose={() => setSide(null)} />}
       {dialog?.kind === 'settings' && (
         <RoomSettingsDialog

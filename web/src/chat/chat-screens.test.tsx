@@ -467,6 +467,47 @@ describe('rooms, invite links and moderators', () => {
     expect(await screen.findByText(/Appointed moderator Grace Hopper/)).toBeInTheDocument();
   });
 
+  it("lists the room's members by role, shows a moderator their sanctions, and lets the owner appoint from the list", async () => {
+    const sent: unknown[] = [];
+    let promoted = false;
+    const page = () => ({
+      status: 200,
+      body: {
+        members: [
+          { user: ADA, role: 'owner', joinedAt: '2026-11-01T10:00:00.000Z', mutedUntil: null, bannedUntil: null },
+          { user: GRACE, role: promoted ? 'moderator' : 'member', joinedAt: '2026-11-01T11:00:00.000Z', mutedUntil: null, bannedUntil: null },
+          { user: { id: 9, name: 'Pump Signals' }, role: 'member', joinedAt: '2026-11-01T12:00:00.000Z', mutedUntil: null, bannedUntil: 'infinity' },
+        ],
+        nextCursor: null,
+      },
+    });
+    const api = chatApi({
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [{ ...BTC, membership: { ...BTC.membership!, role: 'owner' } }, GENERAL] } }),
+      'GET /api/chat/rooms/2/members': page,
+      'POST /api/chat/rooms/2/moderation': (_path, init) => {
+        sent.push(bodyOf(init));
+        promoted = true;
+        return { status: 201, body: {} };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat/2');
+    await screen.findByRole('list', { name: 'Messages in BTC/USDT' });
+    fireEvent.click(screen.getByRole('button', { name: 'Members' }));
+    const list = await screen.findByRole('list', { name: 'Members of the room' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Ada Lovelace (you) · Owner',
+      'Grace Hopper' + 'Make moderator',
+      'Pump Signals' + 'Banned permanently',
+    ]);
+    fireEvent.click(within(list).getByRole('button', { name: 'Make moderator: Grace Hopper' }));
+    expect(await screen.findByText('Grace Hopper is now a moderator.')).toBeInTheDocument();
+    expect(sent).toEqual([{ action: 'promote', userId: 8 }]);
+    expect(await within(list).findByRole('button', { name: 'Remove moderator: Grace Hopper' })).toBeInTheDocument();
+    expect(within(list).getAllByRole('listitem')[1]!.textContent).toContain('Grace Hopper · Moderator');
+  });
+
   it('hides the owner tools from members, and invites from public rooms', async () => {
     const api = chatApi({ ...emptyRoom(1), 'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [BTC, { ...GENERAL, membership: { ...OWNER } }] } }) });
     installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
