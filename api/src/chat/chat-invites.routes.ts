@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { ChatError, acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from '@tickerbell/jobs/chat';
+import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from '@tickerbell/jobs/chat';
 import { CHAT_INVITE_MAX_HOURS, CHAT_INVITE_MAX_USES, type ChatInviteInput } from '@tickerbell/jobs/chat/shapes';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { pathIdSchema } from '../http/input';
 // Functions only (called per request): chat.routes.ts mounts this router, so its module may still be loading here.
-import { chatDepsOf, chatHttpError, type ChatRouteDeps } from './chat.routes';
+import { chatDepsOf, http, type ChatRouteDeps } from './chat.routes';
 
 // ---- schemas (built from @tickerbell/jobs/chat/shapes) -----------------------------------------
 
@@ -25,15 +25,6 @@ export const chatInviteBodySchema = z
   .strict();
 
 // ---- routes ------------------------------------------------------------------------------------
-
-async function http<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ChatError) throw chatHttpError(error);
-    throw error;
-  }
-}
 
 /**
  * Invite links to private rooms: made, listed and revoked by the room's owner and moderators (403

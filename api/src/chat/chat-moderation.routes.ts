@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   CHAT_MUTE_MAX_MINUTES,
   CHAT_SANCTION_MAX_MINUTES,
-  ChatError,
   auditLog,
   blockUser,
   listBlocks,
@@ -18,7 +17,7 @@ import { requireUser, sessionUser } from '../accounts/require-user';
 import { int4Id, pathIdSchema } from '../http/input';
 // Functions only (called per request): chat.routes.ts mounts this router, so its module may still be loading here.
 import { chatMessageIdSchema } from './chat-params';
-import { chatDepsOf, chatHttpError, type ChatRouteDeps } from './chat.routes';
+import { chatDepsOf, http, type ChatRouteDeps } from './chat.routes';
 
 // ---- schemas (built from @tickerbell/jobs/chat/shapes) -----------------------------------------
 
@@ -79,15 +78,6 @@ export const chatBlockBodySchema = z.object({ userId: int4Id }).strict();
 export const chatBlockParamsSchema = z.object({ userId: pathIdSchema });
 
 // ---- routes ------------------------------------------------------------------------------------
-
-async function http<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ChatError) throw chatHttpError(error);
-    throw error;
-  }
-}
 
 /**
  * Moderation and abuse: reports, the moderators' actions and audit log, blocks. Mounted by

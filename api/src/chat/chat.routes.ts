@@ -216,7 +216,8 @@ export function chatHttpError(error: ChatError): HttpError {
   return new HttpError(CHAT_ERROR_STATUS[error.code] ?? 400, error.code, error.message, details, headers);
 }
 
-async function http<T>(run: () => Promise<T>): Promise<T> {
+/** Runs a store call, answering its ChatError as the matching HTTP error (chatHttpError). */
+export async function http<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
