@@ -149,8 +149,15 @@ export class NotificationStreamHub {
     return done;
   }
 
+  /** The authors the user blocked; a failed load keeps what was known (the page hides them too). */
   private async loadBlocked(userId: number): Promise<void> {
-    const blocked = (await this.chat?.blocked?.(userId)) ?? [];
+    let blocked: number[];
+    try {
+      blocked = (await this.chat?.blocked?.(userId)) ?? [];
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error), userId }, 'notification stream: chat blocks not loaded');
+      return;
+    }
     if (!this.streams.has(userId)) return;
     if (blocked.length) this.blockedBy.set(userId, new Set(blocked));
     else this.blockedBy.delete(userId);
