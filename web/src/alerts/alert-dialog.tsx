@@ -1,12 +1,13 @@
 // Create or edit an alert: market, condition with its parameters, trigger frequency, expiry,
 // delivery channels and the spoken message. Checked here first, then by the api, whose field
 // errors appear next to the fields.
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { isSoundEnabled, SPEECH_MIN_WINDOW_WIDTH } from '../notifications/notification-sound';
 import { SymbolSearch } from '../prices/symbol-search';
 import { messageOf } from '../accounts/auth-client';
+import { LabelledControl } from '../layout/form-field';
 import { TRIGGER_FREQUENCIES, type TriggerFrequency } from '@tickerbell/jobs/alerts/shapes';
 import { CANDLE_INTERVALS, type CandleInterval } from '@tickerbell/jobs/prices/shapes';
 import {
@@ -36,38 +37,6 @@ import { ModalDialog } from './modal-dialog';
 import { useSpeechVoices } from './use-speech-voices';
 
 export const PLAN_LIMIT_CODE = 'plan_limit';
-
-interface ControlProps {
-  id: string;
-  className: string;
-  'aria-invalid': true | undefined;
-  'aria-describedby': string | undefined;
-}
-
-function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: (props: ControlProps) => ReactNode }) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="form-field">
-      <label htmlFor={id} className="form-field__label">
-        {label}
-      </label>
-      {children({ id, className: 'form-field__input', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
-      {hint && (
-        <p id={hintId} className="form-field__hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="form-field__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 function Checkbox({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
   return (
@@ -280,9 +249,9 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
           </div>
         )}
 
-        <Field label="Name" error={errors.name}>
+        <LabelledControl label="Name" error={errors.name}>
           {(props) => <input {...props} ref={nameRef} name="name" maxLength={100} value={form.name} onChange={(event) => update({ name: event.target.value })} />}
-        </Field>
+        </LabelledControl>
         <SymbolSearch
           label="Symbol"
           name="symbol"
@@ -297,7 +266,7 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
 
         <fieldset className="alert-fieldset">
           <legend>Condition</legend>
-          <Field label="Condition type" error={errors['condition.type']}>
+          <LabelledControl label="Condition type" error={errors['condition.type']}>
             {(props) => (
               <select
                 {...props}
@@ -319,10 +288,10 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
                 ))}
               </select>
             )}
-          </Field>
+          </LabelledControl>
           <div className="alert-params">
             {FAMILY_FIELDS[family].filter((field) => field !== 'keywords' || form.params.scope === 'keywords').map((field) => (
-              <Field key={`${family}-${field}`} label={paramLabel(field, family)} error={errors[`condition.${field}`]} hint={paramHint(field, family)}>
+              <LabelledControl key={`${family}-${field}`} label={paramLabel(field, family)} error={errors[`condition.${field}`]} hint={paramHint(field, family)}>
                 {(props) =>
                   field === 'ma' ? (
                     <select {...props} value={form.params.ma} onChange={(event) => setParam('ma', event.target.value)}>
@@ -357,10 +326,10 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
                     <input {...props} name={field} inputMode={DECIMAL_FIELDS.has(field) ? 'decimal' : 'numeric'} value={form.params[field]} onChange={(event) => setParam(field, event.target.value)} />
                   )
                 }
-              </Field>
+              </LabelledControl>
             ))}
             {isTechnicalType(form.type) && (
-              <Field label="Bar interval" error={errors.interval} hint="Evaluated when a bar of this length closes.">
+              <LabelledControl label="Bar interval" error={errors.interval} hint="Evaluated when a bar of this length closes.">
                 {(props) => (
                   <select {...props} value={form.interval} onChange={(event) => update({ interval: event.target.value as CandleInterval })}>
                     {CANDLE_INTERVALS.map((interval) => (
@@ -370,7 +339,7 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
                     ))}
                   </select>
                 )}
-              </Field>
+              </LabelledControl>
             )}
           </div>
         </fieldset>
@@ -399,15 +368,15 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
           </p>
           {errors.frequency && <p className="form-field__error">{errors.frequency}</p>}
           {form.frequency === 'every_time' && (
-            <Field label="Cooldown (seconds)" error={errors.cooldownSeconds} hint="0 to 86400 (a day).">
+            <LabelledControl label="Cooldown (seconds)" error={errors.cooldownSeconds} hint="0 to 86400 (a day).">
               {(props) => <input {...props} name="cooldownSeconds" inputMode="numeric" value={form.cooldownSeconds} onChange={(event) => update({ cooldownSeconds: event.target.value })} />}
-            </Field>
+            </LabelledControl>
           )}
           <Checkbox label="Expires" checked={form.expires} onChange={(expires) => update({ expires })} />
           {form.expires && (
-            <Field label="Expires at" error={errors.expiresAt} hint="Your local time. An expired alert never fires again.">
+            <LabelledControl label="Expires at" error={errors.expiresAt} hint="Your local time. An expired alert never fires again.">
               {(props) => <input {...props} type="datetime-local" name="expiresAt" value={form.expiresAt} onChange={(event) => update({ expiresAt: event.target.value })} />}
-            </Field>
+            </LabelledControl>
           )}
         </fieldset>
 
@@ -419,11 +388,11 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
           <Checkbox label="Webhook" checked={form.webhook} onChange={(webhook) => update({ webhook })} />
           {form.webhook && (
             <>
-              <Field label="Webhook URL" error={errors.webhookUrl} hint="Receives a JSON POST signed with HMAC-SHA256 of the body under the secret.">
+              <LabelledControl label="Webhook URL" error={errors.webhookUrl} hint="Receives a JSON POST signed with HMAC-SHA256 of the body under the secret.">
                 {(props) => <input {...props} type="url" name="webhookUrl" value={form.webhookUrl} onChange={(event) => update({ webhookUrl: event.target.value })} />}
-              </Field>
+              </LabelledControl>
               {secret ? (
-                <Field label="Signing secret" hint={copyStatus ?? 'Verify each request with it.'}>
+                <LabelledControl label="Signing secret" hint={copyStatus ?? 'Verify each request with it.'}>
                   {(props) => (
                     <span className="alert-secret">
                       <input {...props} readOnly value={secret} onFocus={(event) => event.target.select()} />
@@ -432,7 +401,7 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
                       </button>
                     </span>
                   )}
-                </Field>
+                </LabelledControl>
               ) : (
                 <p className="form-field__hint">A signing secret is created when you save; it is shown here.</p>
               )}
@@ -445,11 +414,11 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
           <Checkbox label="Speak this alert aloud" checked={form.useAudio} onChange={(useAudio) => update({ useAudio })} />
           {form.useAudio && (
             <>
-              <Field label="Message to speak" error={errors.audioMessage} hint={`Empty: “${form.name.trim() || '{name}'} Alert Triggered” is spoken.`}>
+              <LabelledControl label="Message to speak" error={errors.audioMessage} hint={`Empty: “${form.name.trim() || '{name}'} Alert Triggered” is spoken.`}>
                 {(props) => <input {...props} name="audioMessage" maxLength={500} value={form.audioMessage} onChange={(event) => update({ audioMessage: event.target.value })} />}
-              </Field>
+              </LabelledControl>
               {speechSupported ? (
-                <Field label="Voice" error={errors.audioVoiceId}>
+                <LabelledControl label="Voice" error={errors.audioVoiceId}>
                   {(props) => (
                     <select {...props} value={form.audioVoiceId} onChange={(event) => update({ audioVoiceId: event.target.value })}>
                       <option value="">Browser default</option>
@@ -461,7 +430,7 @@ export function AlertDialog({ alert, notice, onClose, onSaved, returnFocus }: Al
                       ))}
                     </select>
                   )}
-                </Field>
+                </LabelledControl>
               ) : null}
               <div className="toolbar">
                 <button type="button" className="button button--secondary" onClick={onTestVoice}>

@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import type { ChatRoomView, ChatUpdateRoomInput } from '@tickerbell/jobs/chat/shapes';
 import { ModalDialog } from '../alerts/modal-dialog';
 import { messageOf } from '../accounts/auth-client';
+import { LabelledControl } from '../layout/form-field';
 import {
   ROOM_DESCRIPTION_MAX,
   ROOM_NAME_MAX,
@@ -40,31 +41,6 @@ export function validateRoomForm(form: Pick<RoomForm, 'name' | 'description'>): 
   if (name.length < ROOM_NAME_MIN || name.length > ROOM_NAME_MAX) errors.name = `A room’s name has ${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters.`;
   if (form.description.trim().length > ROOM_DESCRIPTION_MAX) errors.description = `A description has at most ${ROOM_DESCRIPTION_MAX} characters.`;
   return errors;
-}
-
-function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: (props: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode }) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="form-field">
-      <label htmlFor={id} className="form-field__label">
-        {label}
-      </label>
-      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
-      {hint && (
-        <p id={hintId} className="form-field__hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="form-field__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
 }
 
 function FailureMessage({ failure }: { failure: Failure | null }) {
@@ -155,16 +131,16 @@ function RoomDialog({
         </div>
         {intro}
         <FailureMessage failure={failure} />
-        <Field label="Name" error={errors.name} hint={`${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters, not the name of another room (whatever the letter case).`}>
+        <LabelledControl label="Name" error={errors.name} hint={`${ROOM_NAME_MIN} to ${ROOM_NAME_MAX} characters, not the name of another room (whatever the letter case).`}>
           {(props) => (
             <input {...props} ref={nameRef} className="form-field__input" name="name" autoComplete="off" value={form.name} onChange={(event) => update({ name: event.target.value })} />
           )}
-        </Field>
-        <Field label="Description (optional)" error={errors.description} hint={`What the room is about, up to ${ROOM_DESCRIPTION_MAX} characters.`}>
+        </LabelledControl>
+        <LabelledControl label="Description (optional)" error={errors.description} hint={`What the room is about, up to ${ROOM_DESCRIPTION_MAX} characters.`}>
           {(props) => (
             <textarea {...props} className="form-field__input" name="description" rows={3} value={form.description} onChange={(event) => update({ description: event.target.value })} />
           )}
-        </Field>
+        </LabelledControl>
         {withPrivate && (
           <div className="form-field">
             <label className="chat-check">
@@ -174,7 +150,7 @@ function RoomDialog({
             {errors.isPrivate && <p className="form-field__error">{errors.isPrivate}</p>}
           </div>
         )}
-        <Field label="Slow mode" error={errors.slowModeSeconds} hint="How long each member waits between two messages.">
+        <LabelledControl label="Slow mode" error={errors.slowModeSeconds} hint="How long each member waits between two messages.">
           {(props) => (
             <select {...props} className="form-field__input" name="slowModeSeconds" value={form.slowModeSeconds} onChange={(event) => update({ slowModeSeconds: Number(event.target.value) })}>
               {choices.map((choice) => (
@@ -184,7 +160,7 @@ function RoomDialog({
               ))}
             </select>
           )}
-        </Field>
+        </LabelledControl>
         <div className="chat-dialog__buttons">
           <button type="submit" className="button button--primary" disabled={busy}>
             {busy ? 'Saving…' : submitLabel}
