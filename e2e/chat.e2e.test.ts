@@ -430,7 +430,7 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await members.getByRole('button', { name: 'Remove moderator: Grace Hopper' }).waitFor();
     expect((await members.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
       'Ada Lovelace (you) · Owner',
-      'Grace Hopper · Moderator Remove moderator',
+      'Grace Hopper · Moderator Remove moderator Make owner…',
     ]);
     expect(await contrastViolations(ada, '.chat-side')).toEqual([]);
     await screenshot(ada, 'chat-22-members-desktop', { fullPage: false });

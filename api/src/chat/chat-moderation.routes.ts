@@ -45,6 +45,7 @@ const NEEDS: Record<ChatModerationInput['action'], readonly (keyof ChatModeratio
   dismiss_report: ['reportId'],
   promote: ['userId'],
   demote: ['userId'],
+  transfer_ownership: ['userId'],
 };
 
 /**

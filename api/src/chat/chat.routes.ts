@@ -200,6 +200,7 @@ export const CHAT_ERROR_STATUS: Record<ChatErrorCode, number> = {
   bad_invite: 400,
   not_private: 409,
   unknown_invite: 404,
+  owner_cannot_leave: 409,
 };
 
 /** A ChatError as the HttpError the error handler answers (field named in details, Retry-After when limited). */

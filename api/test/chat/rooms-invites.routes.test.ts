@@ -336,5 +336,16 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
     expect(codeOf(await send(bob, 'post', `/api/chat/rooms/${desk.id}/invites`, {}).expect(403))).toBe('not_moderator');
     const audit = (await ada.agent.get(`/api/chat/rooms/${desk.id}/audit?userId=${bob.id}`).expect(200)).body.entries as ChatAuditEntry[];
     expect(audit.map((e) => e.action)).toEqual(['demote', 'promote']);
+
+    // Handing the room over: the owner only; the member becomes its one owner, the owner a moderator who may leave.
+    expect(codeOf(await act(bob, desk.id, { action: 'transfer_ownership', userId: bob.id }).expect(403))).toBe('not_moderator');
+    expect(codeOf(await send(ada, 'post', `/api/chat/rooms/${desk.id}/leave`).expect(409))).toBe('owner_cannot_leave');
+    const handed = (await act(ada, desk.id, { action: 'transfer_ownership', userId: bob.id }).expect(201)).body as ChatAuditEntry;
+    expect(handed).toMatchObject({ action: 'transfer_ownership', moderator: { id: ada.id }, target: { id: bob.id } });
+    expect([await roleOf(ada, desk.id), await roleOf(bob, desk.id)]).toEqual(['moderator', 'owner']);
+    expect(await db().query(`SELECT count(*)::int AS owners FROM chat_room_members WHERE room_id = $1 AND role = 'owner'`, [desk.id])).toEqual([{ owners: 1 }]);
+    expect(codeOf(await act(ada, desk.id, { action: 'transfer_ownership', userId: member.id }).expect(403))).toBe('not_owner');
+    await send(bob, 'patch', `/api/chat/rooms/${desk.id}`, { description: 'Bob runs it now' }).expect(200);
+    await send(ada, 'post', `/api/chat/rooms/${desk.id}/leave`).expect(204);
   });
 });

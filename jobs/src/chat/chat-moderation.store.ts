@@ -259,9 +259,9 @@ export interface ChatModerationDeps {
   now: Date;
 }
 
-const TARGETED: ReadonlySet<ChatModerationAction> = new Set(['mute', 'unmute', 'ban', 'unban', 'promote', 'demote']);
-/** Appointing and removing moderators: the room's owner only. */
-const OWNER_ONLY: ReadonlySet<ChatModerationAction> = new Set(['promote', 'demote']);
+const TARGETED: ReadonlySet<ChatModerationAction> = new Set(['mute', 'unmute', 'ban', 'unban', 'promote', 'demote', 'transfer_ownership']);
+/** Appointing and removing moderators, handing the room over: the room's owner only. */
+const OWNER_ONLY: ReadonlySet<ChatModerationAction> = new Set(['promote', 'demote', 'transfer_ownership']);
 
 interface AuditInsert {
   roomId: number;
@@ -354,7 +354,7 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
     const base = { roomId, moderatorId, rule, reason, now, reportId: null, messageId: null, until: null } as const;
 
     if (OWNER_ONLY.has(input.action) && actorRole !== 'owner') {
-      throw new ChatError('not_owner', "Only the room's owner can appoint or remove moderators");
+      throw new ChatError('not_owner', "Only the room's owner can appoint or remove moderators, or hand the room over");
     }
 
     if (TARGETED.has(input.action)) {
@@ -367,6 +367,14 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
           await m.query(`UPDATE chat_room_members SET role = 'moderator' WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
           published.push({ kind: 'standing', roomId, userId: targetId });
           return insertAudit(m, { ...base, action: 'promote', targetUserId: targetId });
+        }
+        case 'transfer_ownership': {
+          // The room has one owner: the member becomes it, the owner a moderator (who may then leave).
+          if (target.banned) throw new ChatError('cannot_target', 'A banned member cannot own the room: unban them first', { field: 'userId' });
+          await m.query(`UPDATE chat_room_members SET role = 'owner', muted_until = NULL WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
+          await m.query(`UPDATE chat_room_members SET role = 'moderator' WHERE room_id = $1 AND user_id = $2`, [roomId, moderatorId]);
+          published.push({ kind: 'standing', roomId, userId: targetId }, { kind: 'standing', roomId, userId: moderatorId });
+          return insertAudit(m, { ...base, action: 'transfer_ownership', targetUserId: targetId });
         }
         case 'demote': {
           if (target.role !== 'moderator') throw new ChatError('role_unchanged', 'That member is not a moderator', { field: 'userId' });

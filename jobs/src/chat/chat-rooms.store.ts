@@ -266,6 +266,8 @@ export async function leaveRoom(deps: ChatDeps, userId: number, roomId: number):
     const access = await roomAccess(m, userId, roomId, now);
     if (access.banned) return false;
     if (!access.member) throw new ChatError('not_member', 'You are not a member of this room');
+    // A room keeps its owner: they hand it over to a member first (the moderation action transfer_ownership).
+    if (access.member.role === 'owner') throw new ChatError('owner_cannot_leave', 'You own this room: make another member its owner (Members), then leave');
     if (access.member.mutedUntil && access.member.mutedUntil.getTime() > now.getTime()) {
       const until = access.member.mutedUntil.toISOString();
       throw new ChatError('muted', `A moderator muted you in this room until ${until}: you can leave once it ends`, { until });

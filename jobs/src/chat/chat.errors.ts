@@ -38,6 +38,8 @@ export const CHAT_ERROR_CODES = [
   'not_private',
   /** An invite that does not exist, expired, was revoked or is used up (one answer for all): 404. */
   'unknown_invite',
+  /** The owner leaving their room: hand it over first (transfer_ownership), 409. */
+  'owner_cannot_leave',
 ] as const;
 export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];
 

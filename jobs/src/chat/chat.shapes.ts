@@ -33,7 +33,7 @@ export const CHAT_RULES = ['spam', 'harassment', 'scam', 'off_topic', 'pump_and_
 export type ChatRule = (typeof CHAT_RULES)[number];
 
 /** promote (member -> moderator) and demote (moderator -> member): the room's owner only. */
-export const CHAT_MODERATION_ACTIONS = ['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report', 'promote', 'demote'] as const;
+export const CHAT_MODERATION_ACTIONS = ['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report', 'promote', 'demote', 'transfer_ownership'] as const;
 export type ChatModerationAction = (typeof CHAT_MODERATION_ACTIONS)[number];
 
 /** A room's name: trimmed, 3..60 characters, unique among all rooms whatever the letter case. */

@@ -54,7 +54,7 @@ export const NOTIFY_LEVELS = every<ChatNotifyLevel>()(['all', 'mentions', 'mute'
 export const SENTIMENTS = every<ChatSentiment>()(['bullish', 'bearish']);
 export const MESSAGE_TYPES = every<ChatMessageType>()(['user_message', 'system']);
 export const RULES = every<ChatRule>()(['spam', 'harassment', 'scam', 'off_topic', 'pump_and_dump', 'other']);
-export const MODERATION_ACTIONS = every<ChatModerationAction>()(['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report', 'promote', 'demote']);
+export const MODERATION_ACTIONS = every<ChatModerationAction>()(['delete_message', 'mute', 'unmute', 'ban', 'unban', 'dismiss_report', 'promote', 'demote', 'transfer_ownership']);
 /** CHAT_MESSAGE_MAX, CHAT_REACTION_MAX and CHAT_HISTORY_DEFAULT_LIMIT of the shapes. */
 export const MESSAGE_MAX = 2000;
 export const REACTION_MAX = 10;
@@ -87,6 +87,7 @@ export const ACTION_LABELS: Readonly<Record<ChatModerationAction, string>> = {
   dismiss_report: 'Dismissed a report',
   promote: 'Appointed moderator',
   demote: 'Removed moderator',
+  transfer_ownership: 'Handed the room over to',
 };
 
 /** The room form's slow modes (the api takes any whole number of seconds up to 3,600). */

@@ -10,7 +10,10 @@ import { subscribeChatEvents } from './chat-stream';
 
 const ROLE_NAMES = { owner: 'Owner', moderator: 'Moderator', member: 'Member' } as const;
 
-function Member({ member, viewerId, canAppoint, busy, onRole }: { member: ChatMemberView; viewerId: number | null; canAppoint: boolean; busy: boolean; onRole: (member: ChatMemberView, action: 'promote' | 'demote') => void }) {
+type RoleAction = 'promote' | 'demote' | 'transfer_ownership';
+
+function Member({ member, viewerId, canAppoint, busy, onRole }: { member: ChatMemberView; viewerId: number | null; canAppoint: boolean; busy: boolean; onRole: (member: ChatMemberView, action: RoleAction) => void }) {
+  const [confirming, setConfirming] = useState(false);
   const banned = member.bannedUntil ?? null;
   const muted = member.mutedUntil ?? null;
   const appointable = canAppoint && member.user.id !== viewerId && member.role !== 'owner' && !banned;
@@ -26,7 +29,23 @@ function Member({ member, viewerId, canAppoint, busy, onRole }: { member: ChatMe
           {banned ? `Banned ${formatUntil(banned)}` : `Muted ${formatUntil(muted)}`}
         </p>
       )}
-      {appointable && (
+      {appointable && confirming && (
+        <div className="chat-mod-item__confirm" role="group" aria-label={`Hand the room over to ${member.user.name}`}>
+          <p>
+            {member.user.name} becomes the room’s owner; you become a moderator (and may then leave). Only the owner changes the room’s settings and appoints
+            moderators.
+          </p>
+          <div className="chat-mod-item__buttons">
+            <button type="button" className="button button--danger button--small" disabled={busy} onClick={() => onRole(member, 'transfer_ownership')}>
+              Hand over to {member.user.name}
+            </button>
+            <button type="button" className="button button--secondary button--small" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {appointable && !confirming && (
         <div className="chat-mod-item__buttons">
           {member.role === 'moderator' ? (
             <button type="button" className="button button--secondary button--small" disabled={busy} aria-label={`Remove moderator: ${member.user.name}`} onClick={() => onRole(member, 'demote')}>
@@ -37,6 +56,9 @@ function Member({ member, viewerId, canAppoint, busy, onRole }: { member: ChatMe
               Make moderator
             </button>
           )}
+          <button type="button" className="button button--secondary button--small" disabled={busy} aria-label={`Make owner: ${member.user.name}`} onClick={() => setConfirming(true)}>
+            Make owner…
+          </button>
         </div>
       )}
     </li>
@@ -69,12 +91,13 @@ export function MembersPanel({ roomId, viewerId, canAppoint, onClose }: { roomId
     [roomId],
   );
 
-  const changeRole = (member: ChatMemberView, action: 'promote' | 'demote') => {
+  const changeRole = (member: ChatMemberView, action: RoleAction) => {
     setBusy(true);
     setNotice(null);
     moderate(roomId, { action, userId: member.user.id })
       .then(() => {
-        setNotice({ text: action === 'promote' ? `${member.user.name} is now a moderator.` : `${member.user.name} is no longer a moderator.`, error: false });
+        const done = { promote: `${member.user.name} is now a moderator.`, demote: `${member.user.name} is no longer a moderator.`, transfer_ownership: `${member.user.name} owns the room now; you are a moderator.` };
+        setNotice({ text: done[action], error: false });
         retry();
       })
       .catch((error: unknown) => setNotice({ text: messageOf(error), error: true }))

@@ -498,7 +498,7 @@ describe('rooms, invite links and moderators', () => {
     const items = within(list).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
       'Ada Lovelace (you) · Owner',
-      'Grace Hopper' + 'Make moderator',
+      'Grace Hopper' + 'Make moderator' + 'Make owner…',
       'Pump Signals' + 'Banned permanently',
     ]);
     fireEvent.click(within(list).getByRole('button', { name: 'Make moderator: Grace Hopper' }));
@@ -506,6 +506,14 @@ describe('rooms, invite links and moderators', () => {
     expect(sent).toEqual([{ action: 'promote', userId: 8 }]);
     expect(await within(list).findByRole('button', { name: 'Remove moderator: Grace Hopper' })).toBeInTheDocument();
     expect(within(list).getAllByRole('listitem')[1]!.textContent).toContain('Grace Hopper · Moderator');
+
+    // Handing the room over asks first.
+    fireEvent.click(within(list).getByRole('button', { name: 'Make owner: Grace Hopper' }));
+    const confirm = within(list).getByRole('group', { name: 'Hand the room over to Grace Hopper' });
+    expect(confirm).toHaveTextContent('Grace Hopper becomes the room’s owner; you become a moderator');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Hand over to Grace Hopper' }));
+    expect(await screen.findByText('Grace Hopper owns the room now; you are a moderator.')).toBeInTheDocument();
+    expect(sent).toEqual([{ action: 'promote', userId: 8 }, { action: 'transfer_ownership', userId: 8 }]);
   });
 
   it('hides the owner tools from members, and invites from public rooms', async () => {
