@@ -341,6 +341,8 @@ export function banReasonOf(rule: ChatRule, reason: string | null): string {
  * - promote (userId): a member becomes a moderator; demote (userId): a moderator a member again.
  *   The owner only (not_owner, 403, for a moderator); not the owner, not oneself (cannot_target),
  *   not a banned member (cannot_target); role_unchanged (409) when there is nothing to change.
+ * - transfer_ownership (userId): the member becomes the room's one owner (a mute of theirs ends), the
+ *   owner a moderator; the owner only, not a banned member. Published: `standing` to both.
  * Missing fields for the action: the store throws a ChatError naming the field (the api's schema
  * refuses them first).
  */
