@@ -14,39 +14,16 @@ export interface FormFieldProps {
 
 /** A labelled input whose error and hint are announced with it (aria-describedby). */
 export function FormField({ label, name, value, onChange, error, hint, type = 'text', autoComplete, multiline }: FormFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  const common = {
-    id,
-    name,
-    value,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy,
-    className: 'form-field__input',
-  };
   return (
-    <div className="form-field">
-      <label htmlFor={id} className="form-field__label">
-        {label}
-      </label>
-      {multiline ? (
-        <textarea {...common} rows={6} onChange={(event) => onChange(event.target.value)} />
-      ) : (
-        <input {...common} type={type} autoComplete={autoComplete} onChange={(event) => onChange(event.target.value)} />
-      )}
-      {hint && (
-        <p id={hintId} className="form-field__hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="form-field__error">
-          {error}
-        </p>
-      )}
-    </div>
+    <LabelledControl label={label} error={error} hint={hint}>
+      {(control) =>
+        multiline ? (
+          <textarea {...control} name={name} value={value} rows={6} onChange={(event) => onChange(event.target.value)} />
+        ) : (
+          <input {...control} name={name} value={value} type={type} autoComplete={autoComplete} onChange={(event) => onChange(event.target.value)} />
+        )
+      }
+    </LabelledControl>
   );
 }
 
