@@ -10,7 +10,7 @@ import { waitForQueuesIdle } from '@tickerbell/jobs/testing/test-redis';
 import { REPLAY_USDC_WETH_POOL, yieldsJobIds } from '@tickerbell/jobs/yields';
 import { ARTIFACTS_DIR, launchChromium } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { dismissToast, submitSignIn, submitSignUp, waitUntil } from './support/journey';
+import { dismissToast, holdToast, submitSignIn, submitSignUp, waitUntil } from './support/journey';
 import { concretePaths, routerPaths } from './support/router-paths';
 import { PageProblems, contrastViolations, horizontalOverflow, openScreen } from './support/screen-checks';
 import { buildWebClient } from './support/web-build';
@@ -206,9 +206,8 @@ describe('every screen at 390 and 1440 px and in both themes: no sideways scroll
           userIds: [Number(userId)],
         });
         const toast = page.locator(`.Toastify__toast--${type}`);
-        await toast.waitFor({ state: 'visible' });
-        // Hovered, a toast stays until it is checked.
-        await toast.hover();
+        // Held (the pointer on it, after its slide-in), a toast stays until it is checked.
+        await holdToast(toast);
         expect(await page.evaluate<string | undefined>('document.documentElement.dataset.theme')).toBe(theme);
         failures.push(...(await contrastViolations(page, '.Toastify')).map((violation) => `${type} toast, ${theme}: ${violation}`));
         await page.screenshot({ path: path.join(SHOTS_DIR, `toast-${type}-${theme}.png`) });

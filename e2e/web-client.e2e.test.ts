@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { linkIn } from '../api/test/support/smtp-capture';
 import { launchChromium, pngSize, screenshot } from './support/chromium';
 import { E2eStack } from './support/e2e-stack';
-import { isApi, recordConsole, waitUntil } from './support/journey';
+import { holdToast, isApi, recordConsole, waitUntil } from './support/journey';
 import { buildWebClient } from './support/web-build';
 
 // A Monday, 07:50 in London (GMT): the LSE opens at 08:00, so its "opening soon" event is due. The
@@ -126,7 +126,8 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
     // The client opened /api/stream when the session became authenticated; the api subscribes to
     // the notifications channel for it. Only then can a published notification reach the page.
     await waitUntil('the live stream to subscribe', async () => (await stack.streamSubscribers()) >= 1);
-    const toastShown = page.waitForSelector('.Toastify__toast', { state: 'visible', timeout: 30_000 });
+    // Caught and held the moment it shows, so the checks below never race its auto-close.
+    const toastShown = holdToast(page.locator('.Toastify__toast'), 30_000);
 
     await stack.runMarketClock(MARKET_CLOCK_AT);
 
@@ -139,11 +140,9 @@ describe('web client end to end: real Chromium, api, workers, PostgreSQL and Red
     notificationTitle = rows[0].title;
     const toast = await toastShown;
     expect((await toast.innerText()).trim()).toBe(`${rows[0].title}: ${rows[0].message}`);
-    // "Visible" only means it has a box: wait until the slide-in has brought it into the viewport.
-    await waitUntil('the toast to slide into the viewport', async () => {
-      const box = await toast.boundingBox();
-      return box !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= DESKTOP.width && box.y + box.height <= DESKTOP.height;
-    });
+    // At rest after its slide-in (held), inside the viewport.
+    const box = await toast.boundingBox();
+    expect(box !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= DESKTOP.width && box.y + box.height <= DESKTOP.height).toBe(true);
     await shot('06-dashboard-live-toast', { fullPage: false });
 
     await page.locator('[data-testid="bell-unread-dot"]').waitFor({ state: 'attached' });

@@ -20,22 +20,42 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
 }
 
 /**
- * Waits for the toast that contains `text` and holds it open: the pointer over a toast pauses its 4 s
+ * Waits for the toast that contains `text` and holds it open: a pointer on a toast pauses its 4 s
  * auto-close (react-toastify's pauseOnHover), so the checks that follow never race the timer on a busy
- * machine (a toast leaving on its own is "not stable" and then detached under a click). Start it before
- * the action that raises the toast and await it after that action's own checks: the toast is caught the
- * moment it shows, however long those checks take.
+ * machine. Start it before the action that raises the toast and await it after that action's own checks:
+ * the toast is caught the moment it shows, however long those checks take.
  */
-export async function heldToast(page: Page, text: string, timeout?: number): Promise<Locator> {
-  const toast = page.locator('.Toastify__toast').filter({ hasText: text });
-  await toast.waitFor({ state: 'visible', timeout });
-  await toast.hover();
+export function heldToast(page: Page, text: string, timeout?: number): Promise<Locator> {
+  return holdToast(page.locator('.Toastify__toast').filter({ hasText: text }), timeout);
+}
+
+/**
+ * `heldToast` for a toast already located (the locator must match one toast). react-toastify starts a
+ * toast's timer when its entrance animation ends, so the hold waits for that, then puts the pointer on it
+ * and checks where the hold shows: the progress bar stops. The pointer's entry is dispatched (a
+ * `mouseover` from outside the page, which React turns into the toast's onMouseEnter) rather than moved
+ * there with `hover()`, whose wait for the toast to stand still timed out on a loaded CI machine.
+ */
+export async function holdToast(toast: Locator, timeout = 30_000): Promise<Locator> {
+  await toast.waitFor({ state: 'attached', timeout });
+  const playState = () => toast.locator('.Toastify__progress-bar').evaluate((bar) => bar.style.animationPlayState);
+  await waitUntil('the toast to finish its entrance', async () => (await entered(toast)) && (await playState()) === 'running', timeout);
+  await toast.dispatchEvent('mouseover');
+  await waitUntil('the toast to hold', async () => (await playState()) === 'paused');
   return toast;
 }
 
-/** Closes a held toast by its button, as a trader does, and waits until it is gone. */
+/** True once a toast has no animation of its own left (its slide-in is over). */
+function entered(toast: Locator): Promise<boolean> {
+  return toast.evaluate((element) => element.getAnimations().length === 0);
+}
+
+/**
+ * Closes a held toast by its close button and waits until it is gone. The click is dispatched to the
+ * button (its onClick is what a trader's click runs), for the reason `holdToast` dispatches the pointer.
+ */
 export async function dismissToast(toast: Locator): Promise<void> {
-  await toast.getByRole('button', { name: /close/i }).click();
+  await toast.getByRole('button', { name: /close/i }).dispatchEvent('click');
   await toast.waitFor({ state: 'detached' });
 }
 
