@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { Account, ActivityLog, Team, TeamMember, User, UserPreferences, type ActivityAction, type UserRole } from '@tickerbell/entities';
+import { handOverRoomsOfDeletedOwner, type ChatRoomsOfDeletedOwner } from '../chat/chat-moderation.store';
 import { AccountsError, emailTaken, isUniqueViolation } from './accounts-error';
 import { normalizeEmail } from './account-tokens';
 import type { PreferenceFlag } from './accounts.shapes';
@@ -196,13 +197,16 @@ export interface DeletedUser {
   deletedRows: Record<string, number>;
   /** Shared teams the user left, with the members they keep (their subscriptions' seats follow). */
   leftTeams: { teamId: number; members: number }[];
+  /** Chat rooms they owned: handed to a remaining member, or deleted when no one else was in them. */
+  chatRooms: ChatRoomsOfDeletedOwner;
 }
 
 /**
  * Deletes the user's account in one transaction: their memberships (a team of one goes with its
  * member), then everything they own as USER_OWNED_COLUMNS says (sessions, linked accounts, alerts,
  * follows, watchlists, chart layouts, notifications, push subscriptions, ...); the user row is
- * soft-deleted (kept for the records, address and Google account freed). AccountsError
+ * soft-deleted (kept for the records, address and Google account freed); the chat rooms they own
+ * pass to another member (handOverRoomsOfDeletedOwner). AccountsError
  * `last_owner` when they are the last owner of a shared team. The caller tells the workers' alert
  * indexes after the commit (deleteAccount does).
  */
@@ -228,11 +232,13 @@ export async function deleteUser(dataSource: DataSource, userId: number, now: Da
         leftTeams.push({ teamId: membership.teamId, members: count - 1 });
       }
     }
+    // Before their memberships go: a room they own passes to another member (chat).
+    const chatRooms = await handOverRoomsOfDeletedOwner(manager, userId, now);
     await manager.getRepository(User).update({ id: userId }, { deletedAt: now, googleId: null, verificationToken: null, resetToken: null });
     // Sessions and linked accounts are among them: every device is signed out.
     const deletedRows = await deleteUserOwnedRows(manager, userId);
     await logActivity(manager, { teamId: null, userId, action: 'DELETE_ACCOUNT', ipAddress });
-    return { alertIds: alerts.map((a) => a.id), deletedRows, leftTeams };
+    return { alertIds: alerts.map((a) => a.id), deletedRows, leftTeams, chatRooms };
   });
 }
 

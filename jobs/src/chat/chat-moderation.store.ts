@@ -461,6 +461,63 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
   return page.entries[0];
 }
 
+// ---- account deletion --------------------------------------------------------------------------
+
+export interface ChatRoomsOfDeletedOwner {
+  /** Rooms handed to a remaining member (published as `standing` to the new owner by the caller). */
+  handedOver: { roomId: number; ownerId: number }[];
+  /** Rooms the deleted user made that had no other member: deleted with their history. */
+  deleted: number[];
+}
+
+/**
+ * Inside the account deletion's transaction, before the user's memberships go: every room they own
+ * passes to its longest-standing moderator, else its longest-standing member (neither banned nor a
+ * deleted account), as a transfer_ownership the audit log shows with the reason. A room they made
+ * that has no other member is deleted (its messages were theirs, which go with the account anyway).
+ * A room whose only other members are banned keeps no owner (said in docs/chat.md).
+ */
+export async function handOverRoomsOfDeletedOwner(m: EntityManager, userId: number, now: Date): Promise<ChatRoomsOfDeletedOwner> {
+  const result: ChatRoomsOfDeletedOwner = { handedOver: [], deleted: [] };
+  const owned: { room_id: number; created_by: number | null }[] = await m.query(
+    `SELECT mb.room_id, r.created_by FROM chat_room_members mb JOIN chat_rooms r ON r.id = mb.room_id
+      WHERE mb.user_id = $1 AND mb.role = 'owner' ORDER BY mb.room_id FOR UPDATE OF mb`,
+    [userId],
+  );
+  for (const room of owned) {
+    const successors: { user_id: number }[] = await m.query(
+      `SELECT mb.user_id FROM chat_room_members mb JOIN users u ON u.id = mb.user_id AND u.deleted_at IS NULL
+        WHERE mb.room_id = $1 AND mb.user_id <> $2 AND (mb.banned_until IS NULL OR mb.banned_until <= $3)
+        ORDER BY (mb.role = 'moderator') DESC, mb.joined_at, mb.user_id LIMIT 1 FOR UPDATE OF mb`,
+      [room.room_id, userId, now],
+    );
+    const successor = successors[0];
+    if (successor) {
+      await m.query(`UPDATE chat_room_members SET role = 'owner', muted_until = NULL WHERE room_id = $1 AND user_id = $2`, [room.room_id, successor.user_id]);
+      await insertAudit(m, {
+        roomId: room.room_id,
+        moderatorId: userId,
+        targetUserId: successor.user_id,
+        messageId: null,
+        reportId: null,
+        action: 'transfer_ownership',
+        rule: null,
+        reason: 'The owner deleted their account',
+        until: null,
+        now,
+      });
+      result.handedOver.push({ roomId: room.room_id, ownerId: successor.user_id });
+      continue;
+    }
+    const others: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM chat_room_members WHERE room_id = $1 AND user_id <> $2`, [room.room_id, userId]);
+    if (room.created_by === userId && others[0].n === 0) {
+      await m.query('DELETE FROM chat_rooms WHERE id = $1', [room.room_id]);
+      result.deleted.push(room.room_id);
+    }
+  }
+  return result;
+}
+
 // ---- audit -------------------------------------------------------------------------------------
 
 export interface ChatAuditPage {

@@ -8,6 +8,9 @@ import { assertCanPost, assertCanTyping, containsLink, CHAT_TYPING_POINTS } from
 import { assertNotBanned, auditLog, listReports, moderate, reportMessage, requireModerator } from '../../src/chat/chat-moderation.store';
 import { blockUser, hiddenAuthorIds, listBlocks, unblockUser } from '../../src/chat/chat-blocks.store';
 import type { ChatStreamEvent } from '../../src/chat/chat.shapes';
+import { deleteAccount } from '../../src/accounts/account-deletion';
+import { JobQueues } from '../../src/runtime/job-queues';
+import pino from 'pino';
 
 /** The ChatError a promise rejects with, as { code, field, retryAfterSeconds, until } (undefined fields dropped). */
 async function refusal(promise: Promise<unknown>): Promise<Record<string, unknown>> {
@@ -263,3 +266,98 @@ describe('chat moderation (real PostgreSQL and Redis)', () => {
     expect(await hiddenAuthorIds(db.dataSource, ann)).toEqual(new Set([newbie]));
   });
 });
+
+describe('chat rooms of a deleted account (real PostgreSQL and Redis)', () => {
+  let db: TestDatabase;
+  const prefix = testQueuePrefix();
+  const redis = new Redis(testRedisUrl());
+  const subscriber = new Redis(testRedisUrl());
+  const events: ChatStreamEvent[] = [];
+  const NOW = new Date('2031-03-01T12:00:00Z');
+  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => db.dataSource.query(sql, params) as Promise<T[]>;
+  const at = (minutesAgo: number) => new Date(NOW.getTime() - minutesAgo * 60_000);
+  const roleOf = async (roomId: number, userId: number) =>
+    (await q<{ role: string }>('SELECT role FROM chat_room_members WHERE room_id = $1 AND user_id = $2', [roomId, userId]))[0]?.role ?? null;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    subscriber.on('message', (_channel, text: string) => events.push(JSON.parse(text) as ChatStreamEvent));
+    await subscriber.subscribe(chatEventsChannel(prefix));
+  });
+
+  afterAll(async () => {
+    subscriber.disconnect();
+    redis.disconnect();
+    await db.drop();
+    await deleteKeysWithPrefix(testRedisUrl(), prefix);
+  });
+
+  it('hands each room to its longest-standing moderator, else member (not banned, not deleted), audited; deletes a room of its own with no one else', async () => {
+    const [owner, oldMember, lateMod, bannedEarly, gone, solo] = (
+      await q<{ id: number }>(
+        `INSERT INTO users (email, name) VALUES ('o@x.test', 'Olga'), ('m@x.test', 'Max'), ('d@x.test', 'Dee'), ('b@x.test', 'Bo'), ('g@x.test', 'Gus'), ('s@x.test', 'Sol') RETURNING id`,
+      )
+    ).map((u) => u.id);
+    await q(`UPDATE users SET deleted_at = $2 WHERE id = $1`, [gone, at(5)]);
+    const [withMod, membersOnly, bannedOnly, empty, notOwned] = (
+      await q<{ id: number }>(
+        `INSERT INTO chat_rooms (name, created_by) VALUES ('With a moderator', $1), ('Members only', $1), ('Banned only', $1), ('Just me', $1), ('Someone else''s', $2) RETURNING id`,
+        [owner, solo],
+      )
+    ).map((r) => r.id);
+    const member = (roomId: number, userId: number, role: string, joinedMinutesAgo: number, bannedUntil: Date | null = null) =>
+      q(`INSERT INTO chat_room_members (room_id, user_id, role, joined_at, banned_until) VALUES ($1, $2, $3, $4, $5)`, [roomId, userId, role, at(joinedMinutesAgo), bannedUntil]);
+    // A moderator comes before a member who joined earlier.
+    await member(withMod, owner, 'owner', 100);
+    await member(withMod, oldMember, 'member', 90);
+    await member(withMod, lateMod, 'moderator', 10);
+    // Members only: the earliest joined who is neither banned nor a deleted account.
+    await member(membersOnly, owner, 'owner', 100);
+    await member(membersOnly, gone, 'member', 99);
+    await member(membersOnly, bannedEarly, 'member', 98, new Date(NOW.getTime() + 86_400_000));
+    await member(membersOnly, oldMember, 'member', 50);
+    await member(membersOnly, lateMod, 'member', 20);
+    await member(bannedOnly, owner, 'owner', 100);
+    await member(bannedOnly, bannedEarly, 'member', 50, new Date('9999-01-01T00:00:00Z'));
+    await member(empty, owner, 'owner', 100);
+    await q(`INSERT INTO chat_messages (room_id, user_id, message) VALUES ($1, $2, 'talking to myself')`, [empty, owner]);
+    await member(notOwned, solo, 'owner', 100);
+    await member(notOwned, owner, 'member', 50);
+
+    const queues = new JobQueues(redis, prefix);
+    const deleted = await deleteAccount({ dataSource: db.dataSource, queues, logger: pino({ level: 'silent' }) }, owner, NOW, null);
+
+    expect(deleted.chatRooms).toEqual({
+      handedOver: [
+        { roomId: withMod, ownerId: lateMod },
+        { roomId: membersOnly, ownerId: oldMember },
+      ],
+      deleted: [empty],
+    });
+    expect(await roleOf(withMod, lateMod)).toBe('owner');
+    expect(await roleOf(withMod, oldMember)).toBe('member');
+    expect(await roleOf(membersOnly, oldMember)).toBe('owner');
+    expect(await roleOf(membersOnly, bannedEarly)).toBe('member');
+    // The deleted account's memberships are gone; a room whose only other member is banned keeps none.
+    expect(await q('SELECT room_id FROM chat_room_members WHERE user_id = $1', [owner])).toEqual([]);
+    expect(await q(`SELECT user_id, role FROM chat_room_members WHERE room_id = $1`, [bannedOnly])).toEqual([{ user_id: bannedEarly, role: 'member' }]);
+    expect(await q('SELECT id FROM chat_rooms WHERE id = $1', [empty])).toEqual([]);
+    expect(await q('SELECT id FROM chat_messages WHERE room_id = $1', [empty])).toEqual([]);
+    expect(await roleOf(notOwned, solo)).toBe('owner');
+    // The audit log says why, in each room handed over.
+    const audit = await auditLog(db.dataSource, withMod, {});
+    expect(audit.entries).toMatchObject([{ action: 'transfer_ownership', moderator: { id: owner }, target: { id: lateMod, name: 'Dee' }, reason: 'The owner deleted their account' }]);
+    expect((await auditLog(db.dataSource, membersOnly, {})).entries).toMatchObject([{ action: 'transfer_ownership', target: { id: oldMember } }]);
+    // Each new owner's pages are told (a `standing` event, as when an owner hands a room over).
+    await waitForEvents(events, subscriber, 2);
+    expect(events).toEqual([
+      { kind: 'standing', roomId: withMod, userId: lateMod },
+      { kind: 'standing', roomId: membersOnly, userId: oldMember },
+    ]);
+  });
+});
+
+/** Waits until `events` (filled by the subscriber's message listener) holds at least `count` events. */
+async function waitForEvents(events: unknown[], subscriber: Redis, count: number): Promise<void> {
+  while (events.length < count) await new Promise((resolve) => subscriber.once('message', resolve));
+}
