@@ -26,6 +26,8 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
   const logs: { name: string; log: ReturnType<typeof recordConsole> }[] = [];
   let ada: Page;
   let grace: Page;
+  /** The private room the invite step makes (and the delete step deletes). */
+  let macroDeskId = 0;
   const run = Date.now().toString(36);
 
   async function signedIn(name: string, viewport: { width: number; height: number }): Promise<Page> {
@@ -461,6 +463,32 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
         [roomId],
       ),
     ).toEqual([{ action: 'promote', moderator: 'Ada Lovelace', target: 'Grace Hopper' }]);
+    macroDeskId = roomId;
+  });
+
+  it('the owner deletes the room after a confirmation; a member who has it open is taken back to the list and told', async () => {
+    const ROOM = 'Macro desk';
+    await grace.goto(`/dashboard/chat/${macroDeskId}`);
+    await grace.getByRole('form', { name: `Message ${ROOM}` }).waitFor();
+
+    await ada.locator('.chat-room__tools').getByRole('button', { name: 'Delete room…' }).click();
+    const confirm = ada.getByRole('alertdialog', { name: `Delete “${ROOM}”?` });
+    await confirm.getByText('and its 1 other member loses it. This cannot be undone.', { exact: false }).waitFor();
+    expect(await ada.evaluate(`document.activeElement?.textContent`)).toBe('Cancel');
+    expect(await contrastViolations(ada, '.chat-dialog')).toEqual([]);
+    await screenshot(ada, 'chat-23-delete-room-desktop', { fullPage: false });
+    const deleted = ada.waitForResponse((response) => response.request().method() === 'DELETE' && new URL(response.url()).pathname === `/api/chat/rooms/${macroDeskId}`);
+    await confirm.getByRole('button', { name: 'Delete room' }).click();
+    expect((await deleted).status()).toBe(204);
+
+    await ada.waitForURL((url) => url.pathname === '/dashboard/chat');
+    await ada.getByRole('status').getByText(`You deleted “${ROOM}”.`).waitFor();
+    await grace.waitForURL((url) => url.pathname === '/dashboard/chat');
+    await grace.getByRole('status').getByText(`“${ROOM}” was deleted by its owner.`).waitFor();
+    for (const page of [ada, grace]) expect(await page.getByRole('navigation', { name: 'Chat rooms' }).getByRole('link', { name: new RegExp(ROOM) }).count()).toBe(0);
+    expect(await horizontalOverflow(grace)).toBeNull();
+    await screenshot(grace, 'chat-24-room-deleted-phone', { fullPage: false });
+    expect(await stack.db.dataSource.query(`SELECT id FROM chat_rooms WHERE id = $1`, [macroDeskId])).toEqual([]);
   });
 
   it('shows the loading state while the rooms load, and a failed load with Try again', async () => {

@@ -64,6 +64,17 @@ export const chatRouteTable = defineRouteTable('chat', [
     example: { body: { name: 'Altcoin desk (EU)', slowModeSeconds: 10 } },
   },
   {
+    method: 'DELETE',
+    path: '/api/chat/rooms/:id',
+    summary:
+      "Deletes the room with its history (messages, reactions, threads, reports, invites, memberships, audit log): its owner only (403 not_owner); its members' open pages leave it",
+    auth: 'user',
+    params: chatRoomParamsSchema,
+    ids: { id: 'chat-room' },
+    body: 'none',
+    response: 'empty',
+  },
+  {
     method: 'POST',
     path: '/api/chat/rooms/:id/join',
     summary: 'Joins a public room (read up to its latest message); a banned member is refused',

@@ -12,6 +12,7 @@ import {
   chatEnvSchema,
   createRoom,
   deleteOwnMessage,
+  deleteRoom,
   editMessage,
   followThread,
   getChatPreferences,
@@ -35,6 +36,7 @@ import {
   unfollowThread,
   updateChatPreferences,
   updateRoom,
+  vanishedTarget,
   type ChatConfig,
   type ChatDeps,
   type ChatErrorCode,
@@ -223,6 +225,9 @@ export async function http<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof ChatError) throw chatHttpError(error);
+    // A write racing the deletion of its room: the answer of a moment later (404), not a 500.
+    const vanished = vanishedTarget(error);
+    if (vanished) throw chatHttpError(vanished);
     throw error;
   }
 }
@@ -262,6 +267,12 @@ export function chatRoutes(deps: ChatRouteDeps & { entitlements: Entitlements })
     const roomId = roomIdOf(req);
     const body: ChatUpdateRoomInput = chatUpdateRoomBodySchema.parse(req.body);
     res.json(await http(() => updateRoom(chat(), sessionUser(req).id, roomId, body)));
+  });
+
+  router.delete('/chat/rooms/:id', requireUser, async (req, res) => {
+    const roomId = roomIdOf(req);
+    await http(() => deleteRoom(chat(), sessionUser(req).id, roomId));
+    res.status(204).end();
   });
 
   router.get('/chat/rooms/:id', requireUser, async (req, res) => {

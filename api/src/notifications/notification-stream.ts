@@ -199,6 +199,8 @@ export class NotificationStreamHub {
       if (author !== undefined && this.blockedBy.get(userId)?.has(author)) continue;
       for (const client of this.streams.get(userId) ?? []) client.sendChat?.(event, data);
     }
+    // A deleted room has no members left to relay to.
+    if (event.kind === 'room' && event.deleted) for (const userId of users) this.setChatMember(userId, event.roomId, false);
   }
 
   detach(userId: number, client: StreamClient): void {

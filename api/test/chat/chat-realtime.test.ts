@@ -161,4 +161,17 @@ describe('chat real time across two api instances', () => {
     const back = await say(ada, room, 'welcome back');
     await eventOn(bobStream, (e) => e.kind === 'message' && e.message.id === back.id);
   });
+
+  it("tells a deleted room's members on every instance (room, deleted); posting to it then is a 404", async () => {
+    // Ada owns a room of her own (created through the api), Bob joins it; his stream is on the other instance.
+    const made = (await send(ada, 'post', '/api/chat/rooms', { name: 'Short-lived desk' }).expect(201)).body as { id: number };
+    await send(bob, 'post', `/api/chat/rooms/${made.id}/join`).expect(200);
+    const bobOnB = await stream(baseB, bob);
+    const before = await say(ada, made.id, 'closing soon');
+    await eventOn(bobOnB, (e) => e.kind === 'message' && e.message.id === before.id);
+    await send(ada, 'delete', `/api/chat/rooms/${made.id}`).expect(204);
+    expect(await eventOn(bobOnB, (e) => e.kind === 'room')).toEqual({ kind: 'room', roomId: made.id, deleted: true });
+    // The room is gone for everyone: posting to it is the 404 of an unknown room, not a 500.
+    expect((await send(bob, 'post', `/api/chat/rooms/${made.id}/messages`, { text: 'anyone?' }).expect(404)).body.error.code).toBe('unknown_room');
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import Redis from 'ioredis';
-import { chatEventsChannel, parseChatEvent } from '@tickerbell/jobs/chat';
+import { chatEventsChannel, parseChatEvent, vanishedTarget } from '@tickerbell/jobs/chat';
 import type { ChatAuditEntry, ChatInviteCreatedView, ChatInvitePreview, ChatInvitesResponse, ChatRoomView, ChatStreamEvent } from '@tickerbell/jobs/chat/shapes';
 import { testRedisUrl } from '@tickerbell/jobs/testing/test-redis';
 import { AccountsHarness } from '../support/accounts-harness';
@@ -347,5 +347,45 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
     expect(codeOf(await act(ada, desk.id, { action: 'transfer_ownership', userId: member.id }).expect(403))).toBe('not_owner');
     await send(bob, 'patch', `/api/chat/rooms/${desk.id}`, { description: 'Bob runs it now' }).expect(200);
     await send(ada, 'post', `/api/chat/rooms/${desk.id}/leave`).expect(204);
+  });
+
+  it('the owner deletes the room with its history: no one else may; its members are told; its creator gets the place back', async () => {
+    // desk is Bob's now (handed over above), made by Ada, who left it.
+    await send(bob, 'post', `/api/chat/rooms/${desk.id}/messages`, { text: 'last call' }).expect(201);
+    const before = await roomsOf(ada);
+    const refused = await Promise.all([
+      send(cyd, 'delete', `/api/chat/rooms/${desk.id}`),
+      send(eve, 'delete', `/api/chat/rooms/${desk.id}`),
+      send(ada, 'delete', `/api/chat/rooms/${lobby}`),
+      send(bob, 'delete', `/api/chat/rooms/2147483647`),
+      send(bob, 'delete', `/api/chat/rooms/abc`),
+    ]);
+    expect(refused.map(answer)).toEqual([
+      [403, 'not_owner', undefined],
+      [403, 'not_owner', undefined],
+      [403, 'not_owner', undefined],
+      [404, 'unknown_room', undefined],
+      [400, 'validation_failed', 'id'],
+    ]);
+    expect(await count(`SELECT count(*)::int AS n FROM chat_rooms WHERE id = $1`, [desk.id])).toBe(1);
+
+    await send(bob, 'delete', `/api/chat/rooms/${desk.id}`).expect(204);
+    // Gone for everyone, with everything that hung off it; a second delete finds nothing.
+    expect(codeOf(await bob.agent.get(`/api/chat/rooms/${desk.id}`).expect(404))).toBe('unknown_room');
+    expect(codeOf(await send(bob, 'delete', `/api/chat/rooms/${desk.id}`).expect(404))).toBe('unknown_room');
+    for (const table of ['chat_messages', 'chat_room_members', 'chat_room_invites', 'chat_moderation_actions']) {
+      expect([table, await count(`SELECT count(*)::int AS n FROM ${table} WHERE room_id = $1`, [desk.id])]).toEqual([table, 0]);
+    }
+    expect(((await cyd.agent.get('/api/chat/rooms').expect(200)).body as { rooms: ChatRoomView[] }).rooms.map((room) => room.id)).not.toContain(desk.id);
+    await until(async () => events, (list) => list.some((e) => e.kind === 'room' && e.roomId === desk.id && e.deleted === true));
+    // The room counted against the plan of whoever made it.
+    expect(await roomsOf(ada)).toBe(before - 1);
+
+    // A write that loses the race with the deletion (its room or message gone between the check and the
+    // insert) gets the 404 of a moment later: PostgreSQL's refusal, mapped.
+    const refusal = async (sql: string, params: unknown[]) => db().query(sql, params).then(() => null, vanishedTarget);
+    expect((await refusal(`INSERT INTO chat_messages (room_id, user_id, message) VALUES ($1, $2, 'too late')`, [desk.id, bob.id]))?.code).toBe('unknown_room');
+    expect((await refusal(`INSERT INTO message_reactions (message_id, user_id, reaction) VALUES (9007199254740991, $1, '👍')`, [bob.id]))?.code).toBe('unknown_message');
+    expect(await refusal(`INSERT INTO chat_messages (room_id, user_id, message) VALUES ($1, 2147483647, 'no such user')`, [lobby])).toBeNull();
   });
 });

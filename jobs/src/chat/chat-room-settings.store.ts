@@ -1,11 +1,12 @@
 // Rooms made by users (issue 18): creating one (the plan's chatRoomsCreated limit, its creator
-// its owner) and the owner changing its name, description and slow mode. Invite links are
+// its owner), the owner changing its name, description and slow mode, and deleting it. Invite links are
 // chat-invites.store.ts; appointing moderators is a moderation action (chat-moderation.store.ts).
 import type { EntityManager } from 'typeorm';
 import type { Entitlements } from '../billing/entitlements';
 import { ChatError } from './chat.errors';
 import { publishChatEvent } from './chat-events';
 import { getRoom, roomAccess, type ChatDeps } from './chat-rooms.store';
+import { presenceKey } from './chat-presence';
 import {
   CHAT_ROOM_DESCRIPTION_MAX,
   CHAT_ROOM_NAME_MAX,
@@ -137,4 +138,27 @@ export async function updateRoom(deps: ChatDeps, userId: number, roomId: number,
   });
   if (changed) await publishChatEvent(deps.redis, deps.prefix, { kind: 'room', roomId });
   return getRoom(deps.dataSource, userId, roomId, now);
+}
+
+/**
+ * The owner deletes the room with its history (messages, reactions, threads, reports, invites,
+ * memberships and its audit log go with it, by the schema's cascades): not_owner (403) for anyone
+ * else, its moderators and a banned owner included; unknown_room (404) when it is gone already.
+ * The room's row is locked first, so a concurrent change or a second delete waits and then finds
+ * nothing. After the commit its members' pages are told (`room` with `deleted`) and its presence
+ * is cleared; a room of one's own frees a place of the plan's chatRoomsCreated.
+ */
+export async function deleteRoom(deps: ChatDeps, userId: number, roomId: number): Promise<{ name: string }> {
+  const { now } = deps;
+  const name = await deps.dataSource.transaction(async (m) => {
+    const rows: { name: string }[] = await m.query('SELECT name FROM chat_rooms WHERE id = $1 FOR UPDATE', [roomId]);
+    if (!rows.length) throw new ChatError('unknown_room', 'No such room');
+    const access = await roomAccess(m, userId, roomId, now);
+    if (access.banned || access.member?.role !== 'owner') throw new ChatError('not_owner', "Only the room's owner can delete it");
+    await m.query('DELETE FROM chat_rooms WHERE id = $1', [roomId]);
+    return rows[0].name;
+  });
+  await publishChatEvent(deps.redis, deps.prefix, { kind: 'room', roomId, deleted: true });
+  await deps.redis.del(presenceKey(deps.prefix, roomId));
+  return { name };
 }

@@ -74,3 +74,16 @@ export class ChatError extends Error {
 export function isChatError(error: unknown): error is ChatError {
   return error instanceof ChatError;
 }
+
+/**
+ * A write that lost a race with the deletion of its room (or message): PostgreSQL refuses the row
+ * whose room or message is gone (a foreign key violation), and the request gets the answer it would
+ * have got a moment later, unknown_room or unknown_message (404), never a 500. Null for any other error.
+ */
+export function vanishedTarget(error: unknown): ChatError | null {
+  const driverError = (error as { driverError?: { code?: string; detail?: string } } | null)?.driverError;
+  if (driverError?.code !== '23503') return null;
+  if (driverError.detail?.includes('table "chat_rooms"')) return new ChatError('unknown_room', 'No such room');
+  if (driverError.detail?.includes('table "chat_messages"')) return new ChatError('unknown_message', 'No such message');
+  return null;
+}

@@ -313,7 +313,10 @@ export type ChatStreamEvent =
    * its owner and moderators, its open reports changed): their own open pages read the room again.
    */
   | { kind: 'standing'; roomId: number; userId: number }
-  /** The room's name, description or slow mode changed: its members' open pages read it again. */
-  | { kind: 'room'; roomId: number }
+  /**
+   * The room's name, description or slow mode changed: its members' open pages read it again; or its
+   * owner deleted it (`deleted`): their pages leave it.
+   */
+  | { kind: 'room'; roomId: number; deleted?: true }
   /** A thread root's reply counter changed (a reply was posted). */
   | { kind: 'thread'; roomId: number; messageId: string; replyCount: number; lastReplyAt: string | null };

@@ -1,5 +1,5 @@
 // The chat domain's entry (@tickerbell/jobs/chat): what the api, the workers, bench and tests may use.
-export { CHAT_ERROR_CODES, ChatError, isChatError, type ChatErrorCode, type ChatErrorOptions } from './chat.errors';
+export { CHAT_ERROR_CODES, ChatError, isChatError, vanishedTarget, type ChatErrorCode, type ChatErrorOptions } from './chat.errors';
 export { chatEnvSchema, defaultChatConfig, loadChatConfig, type ChatConfig } from './chat.config';
 export { chatDomain } from './chat.domain';
 export { chatEventsChannel, parseChatEvent, publishChatEvent, type ChatRelayEvent } from './chat-events';
@@ -46,7 +46,7 @@ export * from './chat-blocks.store';
 export * from './chat-moderation.store';
 export { CHAT_MEMBERS_MAX_LIMIT, listMembers } from './chat-members.store';
 // User-made rooms, their settings and invite links (issue 18).
-export { countRoomsCreated, createRoom, normalizeRoomDescription, normalizeRoomName, normalizeSlowMode, updateRoom } from './chat-room-settings.store';
+export { countRoomsCreated, createRoom, deleteRoom, normalizeRoomDescription, normalizeRoomName, normalizeSlowMode, updateRoom } from './chat-room-settings.store';
 export {
   CHAT_INVITES_LIST_MAX,
   CHAT_INVITE_CODE_BYTES,

@@ -432,7 +432,7 @@ export function parseChatEvent(value: unknown): ChatStreamEvent | null {
       case 'standing':
         return { kind: 'standing', roomId, userId: count(s.userId, 'event.userId') };
       case 'room':
-        return { kind: 'room', roomId };
+        return s.deleted === true ? { kind: 'room', roomId, deleted: true } : { kind: 'room', roomId };
       case 'thread':
         return { kind: 'thread', roomId, messageId: id(s.messageId, 'event.messageId'), replyCount: count(s.replyCount, 'event.replyCount'), lastReplyAt: textOrNull(s.lastReplyAt, 'event.lastReplyAt') };
       default:
@@ -461,6 +461,11 @@ export function createRoom(input: ChatCreateRoomInput): Promise<ChatRoomView> {
 /** The owner's room settings: name, description, slow mode. */
 export function updateRoom(roomId: number, patch: ChatUpdateRoomInput): Promise<ChatRoomView> {
   return sendWithCsrf(`${BASE}/rooms/${roomId}`, { method: 'PATCH', body: patch, parse: parseOneRoom });
+}
+
+/** The owner deletes the room with its history. */
+export function deleteRoom(roomId: number): Promise<void> {
+  return sendWithCsrf(`${BASE}/rooms/${roomId}`, { method: 'DELETE', parse: ok });
 }
 
 export function createInvite(roomId: number, input: ChatInviteInput): Promise<ChatInviteCreatedView> {

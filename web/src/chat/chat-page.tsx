@@ -214,8 +214,12 @@ export function ChatPage() {
   const [preferences, setPreferences] = useState<ChatPreferencesView | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [creating, setCreating] = useState(false);
+  /** What became of the room that was open when it was deleted (by the viewer as its owner, or live by its owner). */
+  const [gone, setGone] = useState<string | null>(null);
   const roomsRef = useRef(rooms);
   roomsRef.current = rooms;
+  const roomIdRef = useRef(roomId);
+  roomIdRef.current = roomId;
   const prefsRef = useRef(preferences);
   prefsRef.current = preferences;
 
@@ -224,6 +228,20 @@ export function ChatPage() {
     getPreferences(controller.signal).then(setPreferences, () => undefined);
     return () => controller.abort();
   }, []);
+
+  // Opening a room puts the notice of a deleted one away.
+  useEffect(() => {
+    if (roomId !== null) setGone(null);
+  }, [roomId]);
+
+  /** A deleted room leaves the list; the page leaves it if it was open, saying why. */
+  const leaveDeleted = (deletedId: number) => {
+    const room = roomsRef.current?.find((entry) => entry.id === deletedId);
+    update((current) => ({ rooms: current.rooms.filter((entry) => entry.id !== deletedId) }));
+    if (deletedId !== roomIdRef.current) return;
+    if (room) setGone(room.membership?.role === 'owner' ? `You deleted “${room.name}”.` : `“${room.name}” was deleted by its owner.`);
+    navigate(CHAT_PATH);
+  };
 
   // Counts of the rooms not open, live; a read in another tab re-reads the list.
   useEffect(
@@ -234,6 +252,7 @@ export function ChatPage() {
         if (event.kind === 'read' && event.userId === viewerId && event.roomId !== roomId) return retry();
         // Muted, unmuted, made or unmade a moderator: the room's membership is read again.
         if (event.kind === 'standing') return event.userId === viewerId ? retry() : undefined;
+        if (event.kind === 'room' && event.deleted) return leaveDeleted(event.roomId);
         // The room's name, description or slow mode changed.
         if (event.kind === 'room') return retry();
         if (event.kind === 'member') {
@@ -277,6 +296,14 @@ export function ChatPage() {
         </button>
       </header>
       {settingsOpen && <ChatSettings preferences={preferences} onChange={setPreferences} onClose={() => setSettingsOpen(false)} />}
+      {gone && roomId === null && (
+        <p className="form-message chat-notice chat-notice--page" role="status">
+          {gone}{' '}
+          <button type="button" className="button button--ghost button--small" onClick={() => setGone(null)}>
+            Dismiss
+          </button>
+        </p>
+      )}
       <div className="chat-layout">
         <nav className="chat-rooms" aria-label="Chat rooms">
           <button type="button" className="button button--primary button--small chat-rooms__new" onClick={() => setCreating(true)}>
@@ -330,6 +357,7 @@ export function ChatPage() {
               focusMessageId={focusMessageId && /^\d+$/.test(focusMessageId) ? focusMessageId : null}
               onRoomChange={(change) => update((current) => ({ rooms: current.rooms.map((room) => (room.id === openRoom.id ? change(room) : room)) }))}
               onMembershipChanged={retry}
+              onDeleted={() => leaveDeleted(openRoom.id)}
               onBack={() => navigate(CHAT_PATH)}
             />
           ) : rooms !== null && result.state === 'ready' ? (

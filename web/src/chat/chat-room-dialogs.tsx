@@ -1,5 +1,5 @@
 // A room's form, in two dialogs: "New room" (any signed-in user, within their plan's rooms; the
-// creator owns the room) and the owner's "Room settings". Checked here first (name 3..60, description
+// creator owns the room) and the owner's "Room settings"; and the owner's "Delete room". Checked here first (name 3..60, description
 // up to 280), then by the api, whose refusals appear next to their field (a taken name) or on top
 // (a plan limit, with the way to upgrade).
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -13,6 +13,7 @@ import {
   ROOM_NAME_MAX,
   ROOM_NAME_MIN,
   createRoom,
+  deleteRoom,
   fieldErrorsOf,
   planRefusalOf,
   slowModeChoices,
@@ -218,5 +219,49 @@ export function RoomSettingsDialog({ room, onSaved, onClose }: { room: ChatRoomV
       }}
       onClose={onClose}
     />
+  );
+}
+
+/** The owner's "Delete room": says what goes with it; Cancel has the focus, so Enter never deletes by surprise. */
+export function DeleteRoomDialog({ room, onDeleted, onClose }: { room: ChatRoomView; onDeleted: () => void; onClose: () => void }) {
+  const titleId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const others = room.members - 1;
+  const remove = () => {
+    setBusy(true);
+    setFailure(null);
+    deleteRoom(room.id).then(onDeleted, (error: unknown) => {
+      setBusy(false);
+      setFailure(`The room was not deleted: ${messageOf(error)}`);
+    });
+  };
+  return (
+    <ModalDialog titleId={titleId} onClose={onClose} initialFocus={cancelRef} role="alertdialog" className="alert-dialog chat-dialog">
+      <div className="alert-dialog__header">
+        <h2 id={titleId}>Delete “{room.name}”?</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <p>
+        Its messages, threads, reactions, reports, invite links and moderation log are deleted with it
+        {others > 0 ? `, and its ${others.toLocaleString('en-US')} other ${others === 1 ? 'member loses' : 'members lose'} it` : ''}. This cannot be undone.
+      </p>
+      {failure && (
+        <p className="form-message form-message--error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className="chat-dialog__buttons">
+        <button type="button" className="button button--danger" disabled={busy} onClick={remove}>
+          {busy ? 'Deleting…' : 'Delete room'}
+        </button>
+        <button ref={cancelRef} type="button" className="button button--secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </ModalDialog>
   );
 }

@@ -43,7 +43,7 @@ import { ChatThreadPanel } from './chat-thread-panel';
 import { MembersPanel } from './chat-members-panel';
 import { ModerationPanel, ReportDialog, SanctionDialog } from './chat-moderation';
 import { InvitesPanel } from './chat-invites-panel';
-import { RoomSettingsDialog } from './chat-room-dialogs';
+import { DeleteRoomDialog, RoomSettingsDialog } from './chat-room-dialogs';
 
 const HEARTBEAT_MS = 30_000;
 const TYPING_SHOWN_MS = 6_000;
@@ -156,10 +156,12 @@ export interface ChatRoomProps {
   onRoomChange: (change: (room: ChatRoomView) => ChatRoomView) => void;
   /** Membership changed on the server (join, leave): the room list is read again. */
   onMembershipChanged: () => void;
+  /** The owner deleted the room (the page leaves it). */
+  onDeleted: () => void;
   onBack: () => void;
 }
 
-export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembershipChanged, onBack }: ChatRoomProps) {
+export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembershipChanged, onDeleted, onBack }: ChatRoomProps) {
   const viewerId = viewer?.id ?? null;
   const member = room.membership !== null;
   const isOwner = room.membership?.role === 'owner';
@@ -177,7 +179,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
   const [sentiment, setSentiment] = useState<ChatSentimentView | null>(null);
   const [typing, setTyping] = useState<ReadonlyMap<number, { name: string; until: number }>>(new Map());
   const [side, setSide] = useState<{ kind: 'thread'; rootId: string } | { kind: 'moderation' } | { kind: 'invites' } | { kind: 'members' } | null>(null);
-  const [dialog, setDialog] = useState<{ kind: 'report'; message: ChatMessageView } | { kind: 'sanction'; message: ChatMessageView; action: 'mute' | 'ban' } | { kind: 'settings' } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'report'; message: ChatMessageView } | { kind: 'sanction'; message: ChatMessageView; action: 'mute' | 'ban' } | { kind: 'settings' } | { kind: 'delete' } | null>(null);
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
   const [newBelow, setNewBelow] = useState(0);
   const [membershipBusy, setMembershipBusy] = useState(false);
@@ -527,9 +529,14 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
               </button>
             )}
             {isOwner && (
-              <button type="button" className="button button--secondary button--small" onClick={() => setDialog({ kind: 'settings' })}>
-                Room settings
-              </button>
+              <>
+                <button type="button" className="button button--secondary button--small" onClick={() => setDialog({ kind: 'settings' })}>
+                  Room settings
+                </button>
+                <button type="button" className="button button--danger button--small" onClick={() => setDialog({ kind: 'delete' })}>
+                  Delete room…
+                </button>
+              </>
             )}
             {member ? (
               room.membership?.role !== 'owner' && (
@@ -665,6 +672,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
           }}
         />
       )}
+      {dialog?.kind === 'delete' && <DeleteRoomDialog room={room} onClose={() => setDialog(null)} onDeleted={onDeleted} />}
       {dialog?.kind === 'report' && (
         <ReportDialog
           message={dialog.message}

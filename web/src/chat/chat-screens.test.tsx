@@ -293,6 +293,44 @@ describe('rooms, invite links and moderators', () => {
     expect(screen.getByText('Slow mode: one message every 1 min.')).toBeInTheDocument();
   });
 
+  it('lets the owner delete the room after a confirmation that says what goes, then leaves it', async () => {
+    let deletes = 0;
+    const api = chatApi({
+      ...emptyRoom(9),
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: deletes ? [GENERAL] : [{ ...DESK, members: 3 }, GENERAL] } }),
+      'DELETE /api/chat/rooms/9': () => {
+        deletes += 1;
+        return deletes === 1 ? error(503, 'unavailable', 'The service is restarting') : { status: 204 };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    const router = renderApp('/dashboard/chat/9');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete room…' }));
+    const dialog = within(screen.getByRole('alertdialog', { name: 'Delete “Options desk”?' }));
+    expect(dialog.getByText(/its 2 other members lose it\. This cannot be undone\./)).toBeInTheDocument();
+    // Cancel has the focus: Enter does not delete.
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    fireEvent.click(dialog.getByRole('button', { name: 'Delete room' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('The room was not deleted: The service is restarting');
+    fireEvent.click(dialog.getByRole('button', { name: 'Delete room' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('You deleted “Options desk”.');
+    expect(router.state.location.pathname).toBe('/dashboard/chat');
+    expect(within(screen.getByRole('navigation', { name: 'Chat rooms' })).queryByRole('link', { name: /Options desk/ })).toBeNull();
+    expect(deletes).toBe(2);
+  });
+
+  it("leaves a room its owner deleted, live, and says so", async () => {
+    const api = chatApi({ ...emptyRoom(9), 'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [{ ...DESK, membership: { ...OWNER, role: 'member' } }, GENERAL] } }) });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    const router = renderApp('/dashboard/chat/9');
+    await screen.findByRole('heading', { level: 2, name: 'Options desk' });
+    expect(screen.queryByRole('button', { name: 'Delete room…' })).toBeNull();
+    act(() => publishChatEvent({ kind: 'room', roomId: 9, deleted: true }));
+    expect(await screen.findByRole('status')).toHaveTextContent('“Options desk” was deleted by its owner.');
+    expect(router.state.location.pathname).toBe('/dashboard/chat');
+    expect(within(screen.getByRole('navigation', { name: 'Chat rooms' })).queryByRole('link', { name: /Options desk/ })).toBeNull();
+  });
+
   it('makes an invite link, shows it once in full with Copy, lists the active links and revokes one', async () => {
     let invites: unknown[] = [];
     let made: unknown = null;
