@@ -203,6 +203,7 @@ export const CHAT_ERROR_STATUS: Record<ChatErrorCode, number> = {
   not_private: 409,
   unknown_invite: 404,
   owner_cannot_leave: 409,
+  too_many_invites: 409,
 };
 
 /** A ChatError as the HttpError the error handler answers (field named in details, Retry-After when limited). */

@@ -282,6 +282,27 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
     expect(answer(await loser.agent.get(`/api/chat/invites/${once.code}`))).toEqual([404, 'unknown_invite', 'code']);
   });
 
+  it('a room has at most 100 active invite links: the next one is a 409 until one is revoked; expired, revoked and used-up links do not count', async () => {
+    // The links are built in the database (a hundred through the api would only be slower): 99 active
+    // ones and one of each kind that no longer counts.
+    await db().query(`DELETE FROM chat_room_invites WHERE room_id = $1`, [desk.id]);
+    const future = new Date(Date.now() + 86_400_000);
+    await db().query(
+      `INSERT INTO chat_room_invites (room_id, code_hash, created_by, expires_at, max_uses, uses, revoked_at)
+       SELECT $1, md5('cap-' || n), $2, CASE WHEN n = 100 THEN now() - interval '1 hour' ELSE $3 END,
+              CASE WHEN n = 101 THEN 1 END, CASE WHEN n = 101 THEN 1 ELSE 0 END, CASE WHEN n = 102 THEN now() END
+         FROM generate_series(1, 102) AS n`,
+      [desk.id, ada.id, future],
+    );
+    const hundredth = await invite(ada, desk.id);
+    const refused = await send(ada, 'post', `/api/chat/rooms/${desk.id}/invites`, {}).expect(409);
+    expect(codeOf(refused)).toBe('too_many_invites');
+    expect(await count(`SELECT count(*)::int AS n FROM chat_room_invites WHERE room_id = $1`, [desk.id])).toBe(103);
+    await send(ada, 'delete', `/api/chat/rooms/${desk.id}/invites/${hundredth.id}`).expect(204);
+    await invite(ada, desk.id);
+    await db().query(`DELETE FROM chat_room_invites WHERE room_id = $1 AND code_hash IN (SELECT md5('cap-' || n) FROM generate_series(1, 102) AS n)`, [desk.id]);
+  });
+
   it('a banned member cannot come back by invite (403 banned on preview and accept)', async () => {
     const link = await invite(ada, desk.id, { maxUses: 10 });
     await send(cyd, 'post', `/api/chat/invites/${link.code}/accept`).expect(200);

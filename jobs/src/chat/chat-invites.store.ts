@@ -11,6 +11,7 @@ import {
   CHAT_INVITE_DEFAULT_HOURS,
   CHAT_INVITE_MAX_HOURS,
   CHAT_INVITE_MAX_USES,
+  CHAT_INVITES_ACTIVE_MAX,
   CHAT_INVITE_PATH,
   type ChatInviteCreatedView,
   type ChatInviteInput,
@@ -64,8 +65,9 @@ function maxUsesOf(value: unknown): number | null {
 /**
  * A new invite link to a private room, by its owner or a moderator (not_moderator otherwise;
  * not_private, 409, for a public room: it is joined directly). Valid for `expiresInHours` (1..720,
- * default 168) and `maxUses` times (1..1,000; default none). The answer is the only time the
- * code is shown.
+ * default 168) and `maxUses` times (1..1,000; default none); at most CHAT_INVITES_ACTIVE_MAX
+ * active links per room (too_many_invites, 409: the room's row is locked, so two creates at the
+ * limit − 1 make one). The answer is the only time the code is shown.
  */
 export async function createInvite(deps: ChatDeps, userId: number, roomId: number, input: ChatInviteInput = {}): Promise<ChatInviteCreatedView> {
   const { now } = deps;
@@ -75,8 +77,16 @@ export async function createInvite(deps: ChatDeps, userId: number, roomId: numbe
   const expiresAt = new Date(now.getTime() + hours * 3_600_000);
   const id = await deps.dataSource.transaction(async (m) => {
     await requireModerator(m, userId, roomId, now);
-    const [room]: { is_private: boolean }[] = await m.query(`SELECT is_private FROM chat_rooms WHERE id = $1 FOR SHARE`, [roomId]);
+    const [room]: { is_private: boolean }[] = await m.query(`SELECT is_private FROM chat_rooms WHERE id = $1 FOR NO KEY UPDATE`, [roomId]);
     if (!room?.is_private) throw new ChatError('not_private', 'Invite links are for private rooms: anyone can join a public room directly');
+    const [active]: { n: number }[] = await m.query(
+      `SELECT count(*)::int AS n FROM chat_room_invites
+        WHERE room_id = $1 AND revoked_at IS NULL AND expires_at > $2 AND (max_uses IS NULL OR uses < max_uses)`,
+      [roomId, now],
+    );
+    if (active.n >= CHAT_INVITES_ACTIVE_MAX) {
+      throw new ChatError('too_many_invites', `This room has ${CHAT_INVITES_ACTIVE_MAX} active invite links: revoke one before making another`);
+    }
     const [row]: { id: number }[] = await m.query(
       `INSERT INTO chat_room_invites (room_id, code_hash, created_by, created_at, expires_at, max_uses) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
       [roomId, inviteCodeHash(code), userId, now, expiresAt, maxUses],

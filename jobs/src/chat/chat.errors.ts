@@ -40,6 +40,8 @@ export const CHAT_ERROR_CODES = [
   'unknown_invite',
   /** The owner leaving their room: hand it over first (transfer_ownership), 409. */
   'owner_cannot_leave',
+  /** The room has CHAT_INVITES_ACTIVE_MAX active invite links: revoke one first, 409. */
+  'too_many_invites',
 ] as const;
 export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];
 

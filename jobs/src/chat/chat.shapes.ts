@@ -47,6 +47,8 @@ export const CHAT_SLOW_MODE_MAX_SECONDS = 3600;
 export const CHAT_INVITE_DEFAULT_HOURS = 168;
 export const CHAT_INVITE_MAX_HOURS = 720;
 export const CHAT_INVITE_MAX_USES = 1000;
+/** Active invite links a room may have at once (not expired, revoked or used up): the list shows them all. */
+export const CHAT_INVITES_ACTIVE_MAX = 100;
 /** Where an invite link opens in the web app: `${CHAT_INVITE_PATH}/<code>`. */
 export const CHAT_INVITE_PATH = '/dashboard/chat/join';
 
