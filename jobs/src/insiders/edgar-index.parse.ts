@@ -59,6 +59,9 @@ export interface Submissions {
   cik: string;
   name: string;
   tickers: string[];
+  /** The Standard Industrial Classification code and its title ("3711", "Motor Vehicles & Passenger Car Bodies"); null when EDGAR gives none (an empty string). */
+  sic: string | null;
+  sicDescription: string | null;
   filings: SubmissionsFiling[];
 }
 
@@ -276,6 +279,8 @@ const submissionsSchema = z.object({
   cik: z.union([z.string().regex(/^\d{1,10}$/), z.number().int().positive()]),
   name: z.string(),
   tickers: z.array(z.string()).default([]),
+  sic: z.string().optional(),
+  sicDescription: z.string().optional(),
   filings: z.object({
     recent: z.object({
       accessionNumber: z.array(z.string()),
@@ -297,7 +302,7 @@ function submissionsAcceptance(value: string | null | undefined): string | null 
   return at.toUTC().toISO();
 }
 
-/** A company's submissions JSON: its CIK (10 digits), name, tickers, and its recent filings (rows from the parallel arrays). */
+/** A company's submissions JSON: its CIK (10 digits), name, tickers, industry (SIC), and its recent filings (rows from the parallel arrays). */
 export function parseSubmissions(text: string): Submissions {
   const parsed = submissionsSchema.safeParse(json(text, 'the submissions document'));
   if (!parsed.success) throw new Error(`the submissions document has an unexpected shape: ${zodProblem(parsed.error)}`);
@@ -316,5 +321,12 @@ export function parseSubmissions(text: string): Submissions {
     acceptanceDateTime: submissionsAcceptance(recent.acceptanceDateTime?.[index]),
     primaryDocument: recent.primaryDocument?.[index] || null,
   }));
-  return { cik: normalizeCik(parsed.data.cik), name: parsed.data.name, tickers: parsed.data.tickers.map((t) => t.toUpperCase()), filings };
+  return {
+    cik: normalizeCik(parsed.data.cik),
+    name: parsed.data.name,
+    tickers: parsed.data.tickers.map((t) => t.toUpperCase()),
+    sic: parsed.data.sic?.trim() || null,
+    sicDescription: parsed.data.sicDescription?.trim() || null,
+    filings,
+  };
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../runtime/clock';
 import type { JobQueues } from '../runtime/job-queues';
 import { ensureStockMarket } from '../prices/prices.store';
 import { requestBarsBackfill } from '../prices/price-backfill';
-import { filingIndexUrl, normalizeCik } from '../insiders/edgar-index.parse';
+import { filingIndexUrl, normalizeCik, parseSubmissions } from '../insiders/edgar-index.parse';
 import { parseFullTextSearch, prospectusRows } from './edgar-search.parse';
 import { parseProspectus, type ParsedProspectus } from './prospectus.parse';
 import { parseSharesOutstanding } from './company-facts.parse';
@@ -161,6 +161,21 @@ export interface DiscoveryOutcome {
   backfills: number;
 }
 
+/**
+ * The issuer's industry as EDGAR classifies it (the SIC title of its submissions JSON, e.g.
+ * "Pharmaceutical Preparations"), which the risk score's sector factor reads; null when EDGAR has
+ * no submissions for it or gives no SIC. A failed request or an unexpected document leaves it
+ * unknown rather than failing the prospectus (the score says the factor is unknown).
+ */
+async function issuerIndustry(source: LockupsSource, cik: string): Promise<string | null> {
+  try {
+    const text = await source.submissions(cik);
+    return text ? parseSubmissions(text).sicDescription : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Days of daily bars a backfill asks for: from the IPO to now, in trading days, with a margin. */
 function barsSince(ipoDate: string, today: string): number {
   const days = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${ipoDate}T00:00:00Z`)) / 86_400_000;
@@ -189,7 +204,8 @@ export async function discoverLockups(deps: LockupsDiscoveryDeps, options: { rep
         const ticker = candidate.ticker ?? (await tickerForCik(deps.dataSource, candidate.cik));
         const facts = await deps.source.companyFacts(candidate.cik);
         const shares = facts ? parseSharesOutstanding(facts) : null;
-        const offering = offeringFromProspectus(parsed, candidate, {
+        const industry = candidate.industry ?? (await issuerIndustry(deps.source, candidate.cik));
+        const offering = offeringFromProspectus(parsed, { ...candidate, industry }, {
           ticker,
           totalSharesOutstanding: shares?.shares ?? null,
           dataSource: deps.source.dataSourceOf(candidate.accession),

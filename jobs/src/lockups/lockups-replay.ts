@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { systemClock, type Clock } from '../runtime/clock';
 import { EdgarFetchError } from '../sources/sec-edgar.client';
 import { normalizeAccession, normalizeCik } from '../insiders/edgar-index.parse';
+import { INSIDERS_RECORDINGS_DIR } from '../insiders/form4.parse';
 import type { LockupSourceTag, LockupsSource } from './lockups-sec.client';
 
 /** EDGAR's business time zone (filing dates). */
@@ -29,7 +30,31 @@ export const LOCKUPS_REPLAY_FILES = {
   /** Snowflake's XBRL company facts, trimmed to the `dei` facts. The base of the simulated offerings' facts. */
   companyFacts: 'sec_xbrl_companyfacts_CIK0001640147_SNOW_dei-only.json',
   companyFactsCik: '0001640147',
+  /** Tesla's recorded submissions JSON (the insiders' recording): the base of Traws Pharma's, the one issuer with one in the replay. */
+  submissions: 'sec_edgar_submissions_CIK0001318605_TSLA_trimmed.json',
 } as const;
+
+/**
+ * Traws Pharma's submissions in the replay: the recorded Tesla document with Traws's CIK, name and
+ * ticker and the SIC code and title of a pharmaceutical issuer, its recent filings emptied. Built, not
+ * recorded (no capture of Traws's own was found); EDGAR's current values may differ.
+ */
+export const TRAW_REPLAY_INDUSTRY = { sic: '2834', sicDescription: 'Pharmaceutical Preparations' } as const;
+
+function trawSubmissions(recorded: string): string {
+  const document = JSON.parse(recorded) as { filings: { recent: Record<string, unknown[]> } } & Record<string, unknown>;
+  const recent = Object.fromEntries(Object.keys(document.filings.recent).map((column) => [column, []]));
+  return JSON.stringify({
+    ...document,
+    cik: String(Number(LOCKUPS_REPLAY_FILES.trawCik)),
+    name: 'Traws Pharma, Inc.',
+    tickers: ['TRAW'],
+    exchanges: ['Nasdaq'],
+    ...TRAW_REPLAY_INDUSTRY,
+    formerNames: [],
+    filings: { ...document.filings, recent },
+  });
+}
 
 /** One offering of the offline demo: a variant of the real Airbnb prospectus with these values. */
 export interface SimulatedOffering {
@@ -349,6 +374,12 @@ export class LockupsReplaySource implements LockupsSource {
     if (normalized === LOCKUPS_REPLAY_FILES.companyFactsCik) return this.read(LOCKUPS_REPLAY_FILES.companyFacts);
     const offering = SIMULATED_OFFERINGS(this.clock.now()).find((o) => o.cik === normalized);
     return offering ? simulatedCompanyFacts(this.read(LOCKUPS_REPLAY_FILES.companyFacts), offering, this.clock.now()) : null;
+  }
+
+  /** Traws Pharma's (built from the recorded Tesla document); none for the others (404), whose industry stays what the replay says. */
+  async submissions(cik: string): Promise<string | null> {
+    if (normalizeCik(cik) !== LOCKUPS_REPLAY_FILES.trawCik) return null;
+    return trawSubmissions(readFileSync(join(INSIDERS_RECORDINGS_DIR, LOCKUPS_REPLAY_FILES.submissions), 'utf8'));
   }
 
   dataSourceOf(accession: string): LockupSourceTag {

@@ -1,6 +1,6 @@
 import { EdgarFetchError, type EdgarHttpClient } from '../sources/sec-edgar.client';
 import { SEC_ARCHIVES_URL, dailyFormIndexUrl, filingTextUrl, normalizeCik } from '../insiders/edgar-index.parse';
-import { SEC_DATA_URL, SEC_WWW_URL } from '../insiders/insiders-sec.client';
+import { SEC_DATA_URL, SEC_WWW_URL, submissionsUrl } from '../insiders/insiders-sec.client';
 
 /** The label of stored events: EDGAR live, a recorded prospectus (offline), or a simulated variant of one (offline demo). */
 export type LockupSourceTag = 'sec' | 'sec-replay' | 'simulated';
@@ -23,6 +23,8 @@ export interface LockupsSource {
   prospectus(cik: string, accession: string): Promise<string>;
   /** A company's XBRL company facts JSON, or null when EDGAR has none (404: a new filer). */
   companyFacts(cik: string): Promise<string | null>;
+  /** A company's submissions JSON (its SIC industry), or null when EDGAR has none (404). */
+  submissions(cik: string): Promise<string | null>;
   /** How events read from this filing are labelled (data_source). */
   dataSourceOf(accession: string): LockupSourceTag;
 }
@@ -87,6 +89,10 @@ export class LockupsLiveSource implements LockupsSource {
 
   companyFacts(cik: string): Promise<string | null> {
     return nullOn404(this.http.getText(companyFactsUrl(this.dataUrl, cik), 'application/json'));
+  }
+
+  submissions(cik: string): Promise<string | null> {
+    return nullOn404(this.http.getText(submissionsUrl(this.dataUrl, normalizeCik(cik)), 'application/json'));
   }
 
   dataSourceOf(): LockupSourceTag {

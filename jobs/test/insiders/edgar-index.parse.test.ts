@@ -182,7 +182,7 @@ describe('parseSubmissions on the recorded Tesla submissions JSON', () => {
 
   it('reads the company and the 150 rows of the column-oriented filings.recent', () => {
     const submissions = parseSubmissions(json);
-    expect(submissions).toMatchObject({ cik: '0001318605', name: 'Tesla, Inc.', tickers: ['TSLA'] });
+    expect(submissions).toMatchObject({ cik: '0001318605', name: 'Tesla, Inc.', tickers: ['TSLA'], sic: '3711', sicDescription: 'Motor Vehicles & Passenger Car Bodies' });
     expect(submissions.filings).toHaveLength(150);
     expect(submissions.filings[0]).toEqual({
       accessionNumber: '0001790565-22-000015',

@@ -76,9 +76,15 @@ describe('lockups jobs (real PostgreSQL and Redis, fixed clock)', () => {
     ]);
     expect(abnb[0].review_reason).toMatch(/^released on an event, not a date: The first trading day/);
     // Traws (recorded follow-on): 90 days, but no prospectus date in the recorded passage: no date, the filing date as IPO date.
-    const [traw] = await q(`SELECT ipo_date::text AS ipo_date, lockup_days, status, review_reason FROM lockup_events WHERE ticker = 'TRAW'`);
+    const [traw] = await q(`SELECT ipo_date::text AS ipo_date, lockup_days, status, review_reason, industry, risk_factors FROM lockup_events WHERE ticker = 'TRAW'`);
     expect(traw).toMatchObject({ ipo_date: '2024-12-31', lockup_days: 90, status: 'needs_review' });
     expect(traw.review_reason).toContain('no prospectus date was found');
+    // Its industry is the SIC title of its submissions (the replay has Traws's; Airbnb's answers 404 and stays unknown),
+    // which the sector factor reads.
+    expect(traw.industry).toBe('Pharmaceutical Preparations');
+    expect((traw.risk_factors as { name: string; known: boolean; points: number }[]).find((f) => f.name === 'sector')).toMatchObject({ known: true });
+    expect((traw.risk_factors as { name: string; points: number }[]).find((f) => f.name === 'sector')!.points).toBeGreaterThan(0);
+    expect(await q(`SELECT DISTINCT industry FROM lockup_events WHERE ticker = 'ABNB'`)).toEqual([{ industry: null }]);
 
     // A simulated one: dated prospectus + days, labelled simulated, its stock has a market and its daily bars are queued.
     const sim = SIMULATED_OFFERINGS(clock.now()).find((o) => o.fileDate <= TODAY && o.staged)!;

@@ -10,6 +10,7 @@ import { deleteKeysWithPrefix, testQueuePrefix, testRedisUrl } from '../../src/t
 import { parseSharesOutstanding } from '../../src/lockups/company-facts.parse';
 import { parseFullTextSearch, prospectusRows, splitDisplayName } from '../../src/lockups/edgar-search.parse';
 import { LockupsLiveSource, type LockupsSource } from '../../src/lockups/lockups-sec.client';
+import { parseSubmissions } from '../../src/insiders/edgar-index.parse';
 import { LOCKUPS_RECORDINGS_DIR, LOCKUPS_REPLAY_FILES, LockupsReplaySource, SIMULATED_OFFERINGS, replayAccessions } from '../../src/lockups/lockups-replay';
 import { parseProspectus } from '../../src/lockups/prospectus.parse';
 
@@ -24,8 +25,10 @@ interface StandIn {
   close(): Promise<void>;
 }
 
-function startStandIn(): Promise<StandIn> {
+async function startStandIn(): Promise<StandIn> {
   const requests: StandIn['requests'] = [];
+  // Traws's submissions as the replay builds them (from the recorded Tesla document), served at EDGAR's path.
+  const trawSubmissions = (await new LockupsReplaySource().submissions('1130598')) as string;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push({ url: req.url ?? '/', headers: req.headers });
@@ -35,6 +38,7 @@ function startStandIn(): Promise<StandIn> {
     if (url.pathname === '/Archives/edgar/data/1559720/000119312520315318/0001193125-20-315318.txt') return send(LOCKUPS_REPLAY_FILES.abnb, 'text/plain');
     if (url.pathname === '/Archives/edgar/data/1130598/000110465924132924/0001104659-24-132924.txt') return send(LOCKUPS_REPLAY_FILES.traw, 'text/plain');
     if (url.pathname === '/data/api/xbrl/companyfacts/CIK0001640147.json') return send(LOCKUPS_REPLAY_FILES.companyFacts, 'application/json');
+    if (url.pathname === '/data/submissions/CIK0001130598.json') return res.writeHead(200, { 'content-type': 'application/json' }).end(trawSubmissions);
     return res.writeHead(404).end();
   });
   return new Promise((resolve) =>
@@ -100,6 +104,19 @@ describe.each([
     const source = make();
     expect(parseSharesOutstanding((await source.companyFacts('1640147')) as string)).toMatchObject({ shares: '333700000' });
     expect(await source.companyFacts('0000000042')).toBeNull();
+  });
+
+  it("serves Traws Pharma's submissions with its SIC industry, and null for a company without any", async () => {
+    const source = make();
+    expect(parseSubmissions((await source.submissions('1130598')) as string)).toMatchObject({
+      cik: '0001130598',
+      name: 'Traws Pharma, Inc.',
+      tickers: ['TRAW'],
+      sic: '2834',
+      sicDescription: 'Pharmaceutical Preparations',
+      filings: [],
+    });
+    expect(await source.submissions('0000000042')).toBeNull();
   });
 });
 
