@@ -55,7 +55,8 @@ export const chatRouteTable = defineRouteTable('chat', [
   {
     method: 'PATCH',
     path: '/api/chat/rooms/:id',
-    summary: "Changes the room's name, description or slow mode: its owner only (403 not_owner); the same rules as creating it",
+    summary:
+      "Changes the room's name, description, slow mode or privacy: its owner only (403 not_owner); the same rules as creating it; made public, its invite links are revoked",
     auth: 'user',
     params: chatRoomParamsSchema,
     ids: { id: 'chat-room' },

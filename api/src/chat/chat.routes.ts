@@ -96,10 +96,11 @@ export const chatUpdateRoomBodySchema = z
     name: roomNameSchema.optional(),
     description: roomDescriptionSchema.optional(),
     slowModeSeconds: slowModeSchema.optional(),
+    isPrivate: z.boolean().optional(),
   })
   .strict()
-  .refine((body) => body.name !== undefined || body.description !== undefined || body.slowModeSeconds !== undefined, {
-    message: 'name, description or slowModeSeconds',
+  .refine((body) => body.name !== undefined || body.description !== undefined || body.slowModeSeconds !== undefined || body.isPrivate !== undefined, {
+    message: 'name, description, slowModeSeconds or isPrivate',
     path: ['name'],
   });
 export const chatMessageParamsSchema = z.object({ id: chatMessageIdSchema });

@@ -164,7 +164,7 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
       send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { name: 'no' }),
       send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { name: macro.name.toLowerCase() }),
       send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { slowModeSeconds: -1 }),
-      send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { isPrivate: false }),
+      send(ada, 'patch', `/api/chat/rooms/${desk.id}`, { isPrivate: 'no' }),
     ]);
     expect(refused.map(answer)).toEqual([
       [403, 'not_owner', undefined],
@@ -174,7 +174,7 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
       [400, 'bad_room', 'name'],
       [409, 'room_name_taken', 'name'],
       [400, 'validation_failed', 'slowModeSeconds'],
-      [400, 'validation_failed', ''],
+      [400, 'validation_failed', 'isPrivate'],
     ]);
     expect(await db().query(`SELECT name, description, slow_mode_seconds, is_private FROM chat_rooms WHERE id = $1`, [desk.id])).toEqual([
       { name: 'Altcoin Desk', description: 'Small caps', slow_mode_seconds: 0, is_private: true },
@@ -368,6 +368,28 @@ describe('chat rooms, settings, invites and roles (real app)', () => {
     expect(codeOf(await act(ada, desk.id, { action: 'transfer_ownership', userId: member.id }).expect(403))).toBe('not_owner');
     await send(bob, 'patch', `/api/chat/rooms/${desk.id}`, { description: 'Bob runs it now' }).expect(200);
     await send(ada, 'post', `/api/chat/rooms/${desk.id}/leave`).expect(204);
+  });
+
+  it('the owner changes the privacy: made public, anyone reads it and its invite links are revoked; made private again, only members', async () => {
+    // desk is Bob's now; of Dan and Eve, the one the one-use link did not let in is not a member.
+    const outsider = (await count(`SELECT count(*)::int AS n FROM chat_room_members WHERE room_id = $1 AND user_id = $2`, [desk.id, dan.id])) ? eve : dan;
+    const activeInvites = () => count(`SELECT count(*)::int AS n FROM chat_room_invites WHERE room_id = $1 AND revoked_at IS NULL`, [desk.id]);
+    expect(await activeInvites()).toBeGreaterThan(0);
+    expect(codeOf(await outsider.agent.get(`/api/chat/rooms/${desk.id}`).expect(403))).toBe('private_room');
+    expect(codeOf(await send(outsider, 'patch', `/api/chat/rooms/${desk.id}`, { isPrivate: false }).expect(403))).toBe('not_owner');
+    const roomEvents = () => events.filter((e) => e.kind === 'room' && e.roomId === desk.id).length;
+    const before = roomEvents();
+
+    expect((await send(bob, 'patch', `/api/chat/rooms/${desk.id}`, { isPrivate: false }).expect(200)).body).toMatchObject({ isPrivate: false });
+    expect(await activeInvites()).toBe(0);
+    expect(((await outsider.agent.get(`/api/chat/rooms/${desk.id}`).expect(200)).body as ChatRoomView).membership).toBeNull();
+    expect(codeOf(await send(bob, 'post', `/api/chat/rooms/${desk.id}/invites`, {}).expect(409))).toBe('not_private');
+
+    expect((await send(bob, 'patch', `/api/chat/rooms/${desk.id}`, { isPrivate: true }).expect(200)).body).toMatchObject({ isPrivate: true });
+    expect(codeOf(await outsider.agent.get(`/api/chat/rooms/${desk.id}`).expect(403))).toBe('private_room');
+    await invite(bob, desk.id);
+    // Each change told the members' open pages.
+    await until(async () => roomEvents(), (n) => n === before + 2);
   });
 
   it('the owner deletes the room with its history: no one else may; its members are told; its creator gets the place back', async () => {

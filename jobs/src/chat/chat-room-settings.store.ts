@@ -108,9 +108,11 @@ export async function createRoom(deps: ChatDeps & { entitlements: Entitlements }
 }
 
 /**
- * The owner changes the room's name, description (null or "" clears it) or slow mode: not_owner
- * (403) for anyone else, including its moderators and a banned owner; the same rules as
- * createRoom (bad_room, room_name_taken). One transaction; an empty patch changes nothing.
+ * The owner changes the room's name, description (null or "" clears it), slow mode or privacy:
+ * not_owner (403) for anyone else, including its moderators and a banned owner; the same rules as
+ * createRoom (bad_room, room_name_taken). Made private, only its members read it from then on;
+ * made public, anyone signed in reads and joins it, and its invite links are revoked (they have
+ * nothing left to open). One transaction; an empty patch changes nothing.
  */
 export async function updateRoom(deps: ChatDeps, userId: number, roomId: number, patch: ChatUpdateRoomInput): Promise<ChatRoomView> {
   const { now } = deps;
@@ -131,9 +133,16 @@ export async function updateRoom(deps: ChatDeps, userId: number, roomId: number,
     }
     if (patch.description !== undefined) set('description', normalizeRoomDescription(patch.description));
     if (patch.slowModeSeconds !== undefined) set('slow_mode_seconds', normalizeSlowMode(patch.slowModeSeconds));
+    if (patch.isPrivate !== undefined) {
+      if (typeof patch.isPrivate !== 'boolean') throw new ChatError('bad_room', 'isPrivate is true or false', { field: 'isPrivate' });
+      set('is_private', patch.isPrivate);
+    }
     if (!sets.length) return false;
     set('updated_at', now);
     await m.query(`UPDATE chat_rooms SET ${sets.join(', ')} WHERE id = $1`, values);
+    // After the room's row is locked by the update: an invite being made meanwhile is either in
+    // (and revoked here) or waits and then finds the room public (not_private).
+    if (patch.isPrivate === false) await m.query(`UPDATE chat_room_invites SET revoked_at = $2 WHERE room_id = $1 AND revoked_at IS NULL`, [roomId, now]);
     return true;
   });
   if (changed) await publishChatEvent(deps.redis, deps.prefix, { kind: 'room', roomId });

@@ -250,6 +250,8 @@ export interface ChatUpdateRoomInput {
   name?: string;
   description?: string | null;
   slowModeSeconds?: number;
+  /** Private: read and joined by members only (who come by invite link); turning a room public revokes its invite links. */
+  isPrivate?: boolean;
 }
 
 /** POST /api/chat/rooms/:id/invites body (owner or moderator of a private room). */

@@ -69,6 +69,7 @@ function RoomDialog({
   withPrivate,
   submitLabel,
   intro,
+  privacyHint,
   save,
   onClose,
 }: {
@@ -77,6 +78,8 @@ function RoomDialog({
   withPrivate: boolean;
   submitLabel: string;
   intro?: ReactNode;
+  /** What choosing this privacy would do (shown under the checkbox), or null for nothing to say. */
+  privacyHint?: (isPrivate: boolean) => string | null;
   save: (form: RoomForm) => Promise<void>;
   onClose: () => void;
 }) {
@@ -148,6 +151,7 @@ function RoomDialog({
               <input type="checkbox" name="isPrivate" checked={form.isPrivate} aria-invalid={errors.isPrivate ? true : undefined} onChange={(event) => update({ isPrivate: event.target.checked })} /> Private: members join by invite
               link
             </label>
+            {privacyHint?.(form.isPrivate) && <p className="form-field__hint">{privacyHint(form.isPrivate)}</p>}
             {errors.isPrivate && <p className="form-field__error">{errors.isPrivate}</p>}
           </div>
         )}
@@ -194,18 +198,25 @@ export function NewRoomDialog({ onCreated, onClose }: { onCreated: (room: ChatRo
   );
 }
 
-/** The owner's "Room settings": only what changed is sent; nothing changed just closes. */
+/** The owner's "Room settings": only what changed is sent; nothing changed just closes. Privacy can change, saying what it does. */
 export function RoomSettingsDialog({ room, onSaved, onClose }: { room: ChatRoomView; onSaved: (room: ChatRoomView) => void; onClose: () => void }) {
   return (
     <RoomDialog
       title="Room settings"
       submitLabel="Save"
-      withPrivate={false}
+      withPrivate
       initial={{ name: room.name, description: room.description ?? '', isPrivate: room.isPrivate, slowModeSeconds: room.slowModeSeconds }}
       intro={
         <p className="form-field__hint">
           {room.isPrivate ? 'A private room: members join by invite link.' : 'A public room: any signed-in user can read and join it.'}
         </p>
+      }
+      privacyHint={(isPrivate) =>
+        isPrivate === room.isPrivate
+          ? null
+          : isPrivate
+            ? 'Only its members will read it; others join by invite link.'
+            : 'Anyone signed in will read and join it, and its invite links stop working.'
       }
       save={async (form) => {
         const patch: ChatUpdateRoomInput = {};
@@ -214,6 +225,7 @@ export function RoomSettingsDialog({ room, onSaved, onClose }: { room: ChatRoomV
         if (name !== room.name) patch.name = name;
         if (description !== (room.description ?? '')) patch.description = description === '' ? null : description;
         if (form.slowModeSeconds !== room.slowModeSeconds) patch.slowModeSeconds = form.slowModeSeconds;
+        if (form.isPrivate !== room.isPrivate) patch.isPrivate = form.isPrivate;
         if (Object.keys(patch).length === 0) return onClose();
         onSaved(await updateRoom(room.id, patch));
       }}

@@ -667,7 +667,7 @@ export function ChatRoom({ room, viewer, focusMessageId, onRoomChange, onMembers
           onClose={() => setDialog(null)}
           onSaved={(saved) => {
             setDialog(null);
-            onRoomChange((current) => ({ ...current, name: saved.name, description: saved.description, slowModeSeconds: saved.slowModeSeconds }));
+            onRoomChange((current) => ({ ...current, name: saved.name, description: saved.description, slowModeSeconds: saved.slowModeSeconds, isPrivate: saved.isPrivate }));
             setNotice({ text: 'The room settings were saved.', error: false });
           }}
         />

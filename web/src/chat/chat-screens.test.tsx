@@ -283,14 +283,42 @@ describe('rooms, invite links and moderators', () => {
     const dialog = within(screen.getByRole('dialog', { name: 'Room settings' }));
     expect(dialog.getByLabelText('Name')).toHaveValue('Options desk');
     expect(dialog.getByLabelText('Slow mode')).toHaveValue('30');
-    expect(dialog.queryByRole('checkbox')).toBeNull();
+    const privacy = dialog.getByRole('checkbox', { name: 'Private: members join by invite link' });
+    expect(privacy).toBeChecked();
     fireEvent.change(dialog.getByLabelText('Name'), { target: { value: 'Options desk EU' } });
     fireEvent.change(dialog.getByLabelText('Slow mode'), { target: { value: '60' } });
+    // Making it public says what that does; unchecked and checked again, nothing to say.
+    fireEvent.click(privacy);
+    expect(dialog.getByText('Anyone signed in will read and join it, and its invite links stop working.')).toBeInTheDocument();
+    fireEvent.click(privacy);
+    expect(dialog.queryByText(/invite links stop working/)).toBeNull();
     fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Options desk EU' })).toBeInTheDocument();
     expect(patch).toEqual({ name: 'Options desk EU', slowModeSeconds: 60 });
     expect(screen.getByRole('status')).toHaveTextContent('The room settings were saved.');
     expect(screen.getByText('Slow mode: one message every 1 min.')).toBeInTheDocument();
+  });
+
+  it('lets the owner make a private room public: isPrivate is sent, and Invite people goes', async () => {
+    let patch: unknown = null;
+    const api = chatApi({
+      ...emptyRoom(9),
+      'GET /api/chat/rooms': () => ({ status: 200, body: { rooms: [DESK, GENERAL] } }),
+      'PATCH /api/chat/rooms/9': (_path, init) => {
+        patch = bodyOf(init);
+        return { status: 200, body: { ...DESK, isPrivate: false } };
+      },
+    });
+    installFakeApi(signedInSession({ id: '7', name: 'Ada Lovelace' }), api);
+    renderApp('/dashboard/chat/9');
+    expect(await screen.findByRole('button', { name: 'Invite people' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Room settings' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Room settings' }));
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Private: members join by invite link' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('The room settings were saved.');
+    expect(patch).toEqual({ isPrivate: false });
+    expect(screen.queryByRole('button', { name: 'Invite people' })).toBeNull();
   });
 
   it('lets the owner delete the room after a confirmation that says what goes, then leaves it', async () => {
