@@ -471,12 +471,22 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await grace.goto(`/dashboard/chat/${macroDeskId}`);
     await grace.getByRole('form', { name: `Message ${ROOM}` }).waitFor();
 
+    // Room settings: making the room public says what it would do (not saved here).
+    await ada.locator('.chat-room__tools').getByRole('button', { name: 'Room settings' }).click();
+    const settings = ada.getByRole('dialog', { name: 'Room settings' });
+    await settings.getByRole('checkbox', { name: 'Private: members join by invite link' }).uncheck();
+    await settings.getByText('Anyone signed in will read and join it, and its invite links stop working.').waitFor();
+    expect(await contrastViolations(ada, '.chat-dialog')).toEqual([]);
+    await screenshot(ada, 'chat-23-room-settings-desktop', { fullPage: false });
+    await settings.getByRole('button', { name: 'Cancel' }).click();
+    await settings.waitFor({ state: 'detached' });
+
     await ada.locator('.chat-room__tools').getByRole('button', { name: 'Delete room…' }).click();
     const confirm = ada.getByRole('alertdialog', { name: `Delete “${ROOM}”?` });
     await confirm.getByText('and its 1 other member loses it. This cannot be undone.', { exact: false }).waitFor();
     expect(await ada.evaluate(`document.activeElement?.textContent`)).toBe('Cancel');
     expect(await contrastViolations(ada, '.chat-dialog')).toEqual([]);
-    await screenshot(ada, 'chat-23-delete-room-desktop', { fullPage: false });
+    await screenshot(ada, 'chat-24-delete-room-desktop', { fullPage: false });
     const deleted = ada.waitForResponse((response) => response.request().method() === 'DELETE' && new URL(response.url()).pathname === `/api/chat/rooms/${macroDeskId}`);
     await confirm.getByRole('button', { name: 'Delete room' }).click();
     expect((await deleted).status()).toBe(204);
@@ -487,7 +497,7 @@ describe('chat end to end: two users in real Chromium, api, PostgreSQL and Redis
     await grace.getByRole('status').getByText(`“${ROOM}” was deleted by its owner.`).waitFor();
     for (const page of [ada, grace]) expect(await page.getByRole('navigation', { name: 'Chat rooms' }).getByRole('link', { name: new RegExp(ROOM) }).count()).toBe(0);
     expect(await horizontalOverflow(grace)).toBeNull();
-    await screenshot(grace, 'chat-24-room-deleted-phone', { fullPage: false });
+    await screenshot(grace, 'chat-25-room-deleted-phone', { fullPage: false });
     expect(await stack.db.dataSource.query(`SELECT id FROM chat_rooms WHERE id = $1`, [macroDeskId])).toEqual([]);
   });
 
