@@ -1,7 +1,7 @@
 // A room's form, in two dialogs: "New room" (any signed-in user, within their plan's rooms; the
-// creator owns the room) and the owner's "Room settings"; and the owner's "Delete room". Checked here first (name 3..60, description
+// creator owns the room) and the owner's "Room settings". Checked here first (name 3..60, description
 // up to 280), then by the api, whose refusals appear next to their field (a taken name) or on top
-// (a plan limit, with the way to upgrade).
+// (a plan limit, with the way to upgrade). And the owner's "Delete room" confirmation.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { ChatRoomView, ChatUpdateRoomInput } from '@tickerbell/jobs/chat/shapes';
