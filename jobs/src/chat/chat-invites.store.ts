@@ -80,8 +80,7 @@ export async function createInvite(deps: ChatDeps, userId: number, roomId: numbe
     const [room]: { is_private: boolean }[] = await m.query(`SELECT is_private FROM chat_rooms WHERE id = $1 FOR NO KEY UPDATE`, [roomId]);
     if (!room?.is_private) throw new ChatError('not_private', 'Invite links are for private rooms: anyone can join a public room directly');
     const [active]: { n: number }[] = await m.query(
-      `SELECT count(*)::int AS n FROM chat_room_invites
-        WHERE room_id = $1 AND revoked_at IS NULL AND expires_at > $2 AND (max_uses IS NULL OR uses < max_uses)`,
+      `SELECT count(*)::int AS n FROM chat_room_invites i WHERE i.room_id = $1 AND ${ACTIVE_SQL('i', '$2')}`,
       [roomId, now],
     );
     if (active.n >= CHAT_INVITES_ACTIVE_MAX) {

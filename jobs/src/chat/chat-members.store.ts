@@ -1,9 +1,7 @@
 // A room's member list (issue 18): who is in it and with what role, owner first, then moderators,
 // then members by name. Its moderators also see who is muted or banned and until when. Anyone who may
 // read the room may read its members (a private room: its members only).
-import { bannedError } from './chat-moderation.store';
-import { USER_NAME_SQL, roomAccess, type Db } from './chat-rooms.store';
-import { ChatError } from './chat.errors';
+import { USER_NAME_SQL, requireReader, type Db } from './chat-rooms.store';
 import type { ChatMemberView, ChatMembersPage, ChatRole } from './chat.shapes';
 
 /** Members a page lists at most. */
@@ -14,9 +12,7 @@ export const CHAT_MEMBERS_MAX_LIMIT = 200;
  * members are listed for the room's owner and moderators only, with their ban's end; so are mutes.
  */
 export async function listMembers(db: Db, viewerId: number, roomId: number, now: Date, options: { cursor?: string | null; limit?: number } = {}): Promise<ChatMembersPage> {
-  const access = await roomAccess(db, viewerId, roomId, now);
-  if (access.banned) throw bannedError(access);
-  if (access.isPrivate && !access.member) throw new ChatError('private_room', 'This room is private: its members only');
+  const access = await requireReader(db, viewerId, roomId, now);
   const moderatorView = access.member?.role === 'owner' || access.member?.role === 'moderator';
   const limit = Math.min(Math.max(1, options.limit ?? 100), CHAT_MEMBERS_MAX_LIMIT);
   const offset = options.cursor ? Number(options.cursor) : 0;

@@ -277,6 +277,11 @@ interface AuditInsert {
   now: Date;
 }
 
+/** The member becomes the room's owner (a moderator's mute of theirs ends); the caller demotes or removes the one before. */
+async function makeOwner(m: EntityManager, roomId: number, userId: number): Promise<void> {
+  await m.query(`UPDATE chat_room_members SET role = 'owner', muted_until = NULL WHERE room_id = $1 AND user_id = $2`, [roomId, userId]);
+}
+
 async function insertAudit(m: EntityManager, a: AuditInsert): Promise<number> {
   const rows: { id: number }[] = await m.query(
     `INSERT INTO chat_moderation_actions (room_id, moderator_id, target_user_id, message_id, report_id, action, rule, reason, until, created_at)
@@ -373,7 +378,7 @@ export async function moderate(db: DataSource, deps: ChatModerationDeps, moderat
         case 'transfer_ownership': {
           // The room has one owner: the member becomes it, the owner a moderator (who may then leave).
           if (target.banned) throw new ChatError('cannot_target', 'A banned member cannot own the room: unban them first', { field: 'userId' });
-          await m.query(`UPDATE chat_room_members SET role = 'owner', muted_until = NULL WHERE room_id = $1 AND user_id = $2`, [roomId, targetId]);
+          await makeOwner(m, roomId, targetId);
           await m.query(`UPDATE chat_room_members SET role = 'moderator' WHERE room_id = $1 AND user_id = $2`, [roomId, moderatorId]);
           published.push({ kind: 'standing', roomId, userId: targetId }, { kind: 'standing', roomId, userId: moderatorId });
           return insertAudit(m, { ...base, action: 'transfer_ownership', targetUserId: targetId });
@@ -493,7 +498,7 @@ export async function handOverRoomsOfDeletedOwner(m: EntityManager, userId: numb
     );
     const successor = successors[0];
     if (successor) {
-      await m.query(`UPDATE chat_room_members SET role = 'owner', muted_until = NULL WHERE room_id = $1 AND user_id = $2`, [room.room_id, successor.user_id]);
+      await makeOwner(m, room.room_id, successor.user_id);
       await insertAudit(m, {
         roomId: room.room_id,
         moderatorId: userId,

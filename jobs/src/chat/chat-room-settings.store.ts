@@ -107,6 +107,12 @@ export async function createRoom(deps: ChatDeps & { entitlements: Entitlements }
   return getRoom(deps.dataSource, userId, roomId, now);
 }
 
+/** unknown_room (404) without the room; not_owner (403, `message`) for anyone but its owner, a banned owner included. */
+async function requireOwner(m: EntityManager, userId: number, roomId: number, now: Date, message: string): Promise<void> {
+  const access = await roomAccess(m, userId, roomId, now);
+  if (access.banned || access.member?.role !== 'owner') throw new ChatError('not_owner', message);
+}
+
 /**
  * The owner changes the room's name, description (null or "" clears it), slow mode or privacy:
  * not_owner (403) for anyone else, including its moderators and a banned owner; the same rules as
@@ -118,8 +124,7 @@ export async function updateRoom(deps: ChatDeps, userId: number, roomId: number,
   const { now } = deps;
   const changed = await deps.dataSource.transaction(async (m) => {
     if (patch.name !== undefined) await m.query(ROOMS_LOCK_SQL);
-    const access = await roomAccess(m, userId, roomId, now);
-    if (access.banned || access.member?.role !== 'owner') throw new ChatError('not_owner', "Only the room's owner can change its settings");
+    await requireOwner(m, userId, roomId, now, "Only the room's owner can change its settings");
     const sets: string[] = [];
     const values: unknown[] = [roomId];
     const set = (column: string, value: unknown) => {
@@ -157,17 +162,13 @@ export async function updateRoom(deps: ChatDeps, userId: number, roomId: number,
  * nothing. After the commit its members' pages are told (`room` with `deleted`) and its presence
  * is cleared; a room of one's own frees a place of the plan's chatRoomsCreated.
  */
-export async function deleteRoom(deps: ChatDeps, userId: number, roomId: number): Promise<{ name: string }> {
+export async function deleteRoom(deps: ChatDeps, userId: number, roomId: number): Promise<void> {
   const { now } = deps;
-  const name = await deps.dataSource.transaction(async (m) => {
-    const rows: { name: string }[] = await m.query('SELECT name FROM chat_rooms WHERE id = $1 FOR UPDATE', [roomId]);
-    if (!rows.length) throw new ChatError('unknown_room', 'No such room');
-    const access = await roomAccess(m, userId, roomId, now);
-    if (access.banned || access.member?.role !== 'owner') throw new ChatError('not_owner', "Only the room's owner can delete it");
+  await deps.dataSource.transaction(async (m) => {
+    await m.query('SELECT 1 FROM chat_rooms WHERE id = $1 FOR UPDATE', [roomId]);
+    await requireOwner(m, userId, roomId, now, "Only the room's owner can delete it");
     await m.query('DELETE FROM chat_rooms WHERE id = $1', [roomId]);
-    return rows[0].name;
   });
   await publishChatEvent(deps.redis, deps.prefix, { kind: 'room', roomId, deleted: true });
   await deps.redis.del(presenceKey(deps.prefix, roomId));
-  return { name };
 }
