@@ -1,5 +1,6 @@
 import type { RouteInput } from '../http/route-table';
-import { chatInviteBodySchema, chatInviteCodeParamsSchema, chatInviteParamsSchema, chatInvitesRoomParamsSchema } from './chat-invites.routes';
+import { chatInviteBodySchema, chatInviteCodeParamsSchema, chatInviteParamsSchema } from './chat-invites.routes';
+import { chatRoomParamsSchema } from './chat-params';
 
 // Invite links to private rooms, spread into chatRouteTable (chat.route-table.ts). A room id names
 // a room ('chat-room': these routes answer its owner and moderators only), an invite id one of its
@@ -14,7 +15,7 @@ export const chatInvitesRouteEntries: RouteInput[] = [
     summary:
       'Makes an invite link to a private room (owner and moderators; 409 not_private for a public room): valid expiresInHours (1..720, default 168) and maxUses times (1..1,000, default no limit); the answer is the only time the code is shown',
     auth: 'user',
-    params: chatInvitesRoomParamsSchema,
+    params: chatRoomParamsSchema,
     ids: { id: 'chat-room' },
     body: { json: chatInviteBodySchema },
     response: 'json',
@@ -25,7 +26,7 @@ export const chatInvitesRouteEntries: RouteInput[] = [
     path: '/api/chat/rooms/:id/invites',
     summary: "The room's invite links, newest first, without their codes: who made each, expiry, uses, revoked, active (owner and moderators)",
     auth: 'user',
-    params: chatInvitesRoomParamsSchema,
+    params: chatRoomParamsSchema,
     ids: { id: 'chat-room' },
     body: 'none',
     response: 'json',

@@ -4,12 +4,12 @@ import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } 
 import { CHAT_INVITE_MAX_HOURS, CHAT_INVITE_MAX_USES, type ChatInviteInput } from '@tickerbell/jobs/chat/shapes';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { pathIdSchema } from '../http/input';
+import { chatRoomParamsSchema } from './chat-params';
 // Functions only (called per request): chat.routes.ts mounts this router, so its module may still be loading here.
 import { chatDepsOf, http, type ChatRouteDeps } from './chat.routes';
 
 // ---- schemas (built from @tickerbell/jobs/chat/shapes) -----------------------------------------
 
-export const chatInvitesRoomParamsSchema = z.object({ id: pathIdSchema });
 export const chatInviteParamsSchema = z.object({ id: pathIdSchema, inviteId: pathIdSchema });
 /** An invite code as the links carry it: base64url, 16..64 characters (the codes made are 22). */
 export const chatInviteCodeParamsSchema = z.object({
@@ -38,13 +38,13 @@ export function chatInvitesRoutes(deps: ChatRouteDeps): Router {
   const db = deps.dataSource;
 
   router.post('/chat/rooms/:id/invites', requireUser, async (req, res) => {
-    const roomId = Number(chatInvitesRoomParamsSchema.parse(req.params).id);
+    const roomId = Number(chatRoomParamsSchema.parse(req.params).id);
     const body: ChatInviteInput = chatInviteBodySchema.parse(req.body);
     res.status(201).json(await http(() => createInvite(chat(), sessionUser(req).id, roomId, body)));
   });
 
   router.get('/chat/rooms/:id/invites', requireUser, async (req, res) => {
-    const roomId = Number(chatInvitesRoomParamsSchema.parse(req.params).id);
+    const roomId = Number(chatRoomParamsSchema.parse(req.params).id);
     res.set('Cache-Control', 'no-store').json(await http(() => listInvites(db, sessionUser(req).id, roomId, chat().now)));
   });
 

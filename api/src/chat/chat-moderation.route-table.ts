@@ -4,11 +4,11 @@ import {
   chatBlockBodySchema,
   chatBlockParamsSchema,
   chatModerationBodySchema,
-  chatModerationRoomParamsSchema,
   chatReportBodySchema,
   chatReportParamsSchema,
   chatReportsQuerySchema,
 } from './chat-moderation.routes';
+import { chatRoomParamsSchema } from './chat-params';
 
 // Moderation and abuse routes, spread into chatRouteTable (chat.route-table.ts). A room id names a
 // room ('chat-room': the moderation routes answer its owner and moderators only); a message id a
@@ -31,7 +31,7 @@ export const chatModerationRouteEntries: RouteInput[] = [
     path: '/api/chat/rooms/:id/reports',
     summary: "The room's reports of one status (open by default, resolved, dismissed), newest first, with the message reported: owner and moderators only",
     auth: 'user',
-    params: chatModerationRoomParamsSchema,
+    params: chatRoomParamsSchema,
     ids: { id: 'chat-room' },
     query: chatReportsQuerySchema,
     body: 'none',
@@ -44,7 +44,7 @@ export const chatModerationRouteEntries: RouteInput[] = [
     summary:
       "A moderation action, written with its audit row: delete_message, mute (minutes, rule), unmute, ban (rule, minutes or permanent), unban, dismiss_report, and for the owner only promote / demote (a member to moderator and back; 403 not_owner); a moderator cannot act on the owner or another moderator (403 cannot_target)",
     auth: 'user',
-    params: chatModerationRoomParamsSchema,
+    params: chatRoomParamsSchema,
     ids: { id: 'chat-room', userId: 'reference', reportId: 'reference' },
     body: { json: chatModerationBodySchema },
     response: 'json',
@@ -55,7 +55,7 @@ export const chatModerationRouteEntries: RouteInput[] = [
     path: '/api/chat/rooms/:id/audit',
     summary: "The room's moderation audit log, newest first, 50 a page (cursor); userId keeps one member's history (escalation): owner and moderators only",
     auth: 'user',
-    params: chatModerationRoomParamsSchema,
+    params: chatRoomParamsSchema,
     ids: { id: 'chat-room' },
     query: chatAuditQuerySchema,
     body: 'none',

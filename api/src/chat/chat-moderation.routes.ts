@@ -16,7 +16,7 @@ import { CHAT_MODERATION_ACTIONS, CHAT_REASON_MAX, CHAT_RULES, type ChatModerati
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { int4Id, pathIdSchema } from '../http/input';
 // Functions only (called per request): chat.routes.ts mounts this router, so its module may still be loading here.
-import { chatMessageIdSchema } from './chat-params';
+import { chatMessageIdSchema, chatRoomParamsSchema } from './chat-params';
 import { chatDepsOf, http, type ChatRouteDeps } from './chat.routes';
 
 // ---- schemas (built from @tickerbell/jobs/chat/shapes) -----------------------------------------
@@ -26,7 +26,6 @@ export const chatReportBodySchema = z
   .object({ reason: z.string().trim().min(1, 'why the message breaks the rules').max(CHAT_REASON_MAX, `at most ${CHAT_REASON_MAX} characters`) })
   .strict();
 
-export const chatModerationRoomParamsSchema = z.object({ id: pathIdSchema });
 export const chatReportsQuerySchema = z.object({ status: z.enum(['open', 'resolved', 'dismissed']).optional() }).strict();
 export const chatAuditQuerySchema = z
   .object({
@@ -89,7 +88,7 @@ export function chatModerationRoutes(deps: ChatRouteDeps): Router {
   const router = Router();
   const chat = chatDepsOf(deps);
   const db = deps.dataSource;
-  const roomIdOf = (req: Request) => Number(chatModerationRoomParamsSchema.parse(req.params).id);
+  const roomIdOf = (req: Request) => Number(chatRoomParamsSchema.parse(req.params).id);
 
   router.post('/chat/messages/:id/report', requireUser, async (req, res) => {
     const { id } = chatReportParamsSchema.parse(req.params);

@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { pathIdSchema } from '../http/input';
 
-// Path and body ids of the chat routes, shared by chat.routes.ts and chat-moderation.routes.ts (a
-// module of their own: chat.routes mounts the moderation routes, so neither can import the other's
-// schemas at load time).
+// Path and body ids of the chat routes, shared by chat.routes.ts, chat-moderation.routes.ts and
+// chat-invites.routes.ts (a module of their own: chat.routes mounts the other two, so none can import
+// another's schemas at load time).
+
+/** `:id` of a room's routes. */
+export const chatRoomParamsSchema = z.object({ id: pathIdSchema });
 
 const BIGINT_MAX = 9223372036854775807n;
 

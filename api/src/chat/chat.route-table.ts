@@ -12,10 +12,10 @@ import {
   chatPreferencesBodySchema,
   chatReactionBodySchema,
   chatReactionQuerySchema,
-  chatRoomParamsSchema,
   chatRoomPreferencesBodySchema,
   chatUpdateRoomBodySchema,
 } from './chat.routes';
+import { chatRoomParamsSchema } from './chat-params';
 import { chatInvitesRouteEntries } from './chat-invites.route-table';
 import { chatModerationRouteEntries } from './chat-moderation.route-table';
 

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { chatMessageIdSchema } from './chat-params';
+import { chatMessageIdSchema, chatRoomParamsSchema } from './chat-params';
 import { systemClock, type Clock, type JobQueues, type Logger } from '@tickerbell/jobs';
 import type { Entitlements } from '@tickerbell/jobs/billing';
 import {
@@ -54,7 +54,7 @@ import {
 } from '@tickerbell/jobs/chat/shapes';
 import { requireUser, sessionUser } from '../accounts/require-user';
 import { HttpError } from '../http/errors';
-import { int4Id, pathIdSchema } from '../http/input';
+import { int4Id } from '../http/input';
 import { chatInvitesRoutes } from './chat-invites.routes';
 import { chatModerationRoutes } from './chat-moderation.routes';
 
@@ -72,7 +72,6 @@ export interface ChatRouteDeps {
 
 export { chatMessageIdSchema };
 
-export const chatRoomParamsSchema = z.object({ id: pathIdSchema });
 
 // A room's fields as typed: the store trims them and applies the rules (bad_room naming the field:
 // name 3..60 characters, description at most 280); far longer text is refused here already.
