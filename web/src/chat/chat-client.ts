@@ -40,7 +40,7 @@ import type {
 } from '@tickerbell/jobs/chat/shapes';
 import { sendWithCsrf } from '../accounts/auth-client';
 import { ApiError, apiRequest, isRecord } from '../api/client';
-import { bool, count, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
+import { bool, count, countOrNull, fail, list, oneOf, record, text, textOrNull } from '../api/answer';
 
 // The shapes' constants, repeated here as values: the client imports the shapes for their types
 // only. `every` fails the typecheck when a list misses (or adds) a value of the shapes' union.
@@ -163,7 +163,7 @@ export function parseRoom(value: unknown, where = 'room'): ChatRoomView {
     unread: count(s.unread ?? 0, at(where, 'unread')),
     mentions: count(s.mentions ?? 0, at(where, 'mentions')),
     lastMessageAt: textOrNull(s.lastMessageAt, at(where, 'lastMessageAt')),
-    openReports: s.openReports === null || s.openReports === undefined ? null : count(s.openReports, at(where, 'openReports')),
+    openReports: countOrNull(s.openReports, at(where, 'openReports')),
   };
 }
 
@@ -175,10 +175,6 @@ export function parseRooms(body: unknown): ChatRoomsResponse {
 /** A room as creating, updating or accepting an invite answers it (the view itself; `{ room }` read too). */
 export function parseOneRoom(body: unknown): ChatRoomView {
   return parseRoom(isRecord(body) && isRecord(body.room) ? body.room : body);
-}
-
-function countOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : count(value, where);
 }
 
 export function parseInviteCreated(body: unknown): ChatInviteCreatedView {
@@ -647,17 +643,6 @@ export function postErrorMessage(error: unknown, room: Pick<ChatRoomView, 'slowM
 function untilOf(error: ApiError): string | null {
   const detail = Array.isArray(error.details) ? error.details.find((d) => isRecord(d) && typeof d.until === 'string') : undefined;
   return isRecord(detail) && typeof detail.until === 'string' ? detail.until : null;
-}
-
-/** The api's field errors (`details: [{ field, message }]`) by field, "body.name" read as "name". */
-export function fieldErrorsOf(error: unknown): Record<string, string> {
-  const fields: Record<string, string> = {};
-  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return fields;
-  for (const issue of error.details) {
-    if (!isRecord(issue) || typeof issue.field !== 'string' || typeof issue.message !== 'string') continue;
-    fields[issue.field.replace(/^body\./, '')] ??= issue.message;
-  }
-  return fields;
 }
 
 export interface PlanRefusal {

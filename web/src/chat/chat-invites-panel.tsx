@@ -8,6 +8,8 @@ import { messageOf } from '../accounts/auth-client';
 import { RequestFailed, shownData, useRequest } from '../api/use-request';
 import { INVITE_DEFAULT_HOURS, INVITE_EXPIRY_CHOICES, INVITE_USES_CHOICES, createInvite, formatFull, formatUses, getInvites, parseChatEvent, revokeInvite } from './chat-client';
 import { subscribeChatEvents } from './chat-stream';
+import { usePanelFocus } from './chat-parts';
+import { LabelledControl } from '../layout/form-field';
 
 /** The link as people open it: the api's path on this site's origin. */
 export function inviteLink(created: Pick<ChatInviteCreatedView, 'url'>, origin = window.location.origin): string {
@@ -92,8 +94,6 @@ function InviteItem({ invite, busy, onRevoke }: { invite: ChatInviteView; busy: 
 
 export function InvitesPanel({ roomId, roomName, onClose }: { roomId: number; roomName: string; onClose: () => void }) {
   const headingId = useId();
-  const expiryId = useId();
-  const usesId = useId();
   const [result, update, retry] = useRequest(`invites:${roomId}`, (signal) => getInvites(roomId, signal));
   const [hours, setHours] = useState(INVITE_DEFAULT_HOURS);
   const [maxUses, setMaxUses] = useState<number | null>(null);
@@ -108,16 +108,7 @@ export function InvitesPanel({ roomId, roomName, onClose }: { roomId: number; ro
   const active = (invites ?? []).filter((invite) => invite.active);
   const panelRef = useRef<HTMLElement>(null);
 
-  // Opened, the panel takes focus (on a phone it covers the button that opened it); closed, focus
-  // goes back to that button rather than falling to the page.
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    headingRef.current?.focus();
-    return () => {
-      const now = document.activeElement;
-      if (opener?.isConnected && (now === null || now === document.body)) opener.focus();
-    };
-  }, []);
+  usePanelFocus(headingRef);
 
   // Someone joined (by a link, most likely): the uses and the active links are read again.
   useEffect(
@@ -181,30 +172,28 @@ export function InvitesPanel({ roomId, roomName, onClose }: { roomId: number; ro
       <section className="chat-invites" aria-label={`Invite links of ${roomName}`}>
         <p className="form-field__hint">{roomName} is private: people join it with a link. Anyone who has a link can use it until it expires, is used up or is revoked.</p>
         <form className="chat-invites__form" aria-label="Make an invite link" onSubmit={create}>
-          <div className="form-field">
-            <label htmlFor={expiryId} className="form-field__label">
-              Expires after
-            </label>
-            <select id={expiryId} className="form-field__input" value={hours} onChange={(event) => setHours(Number(event.target.value))}>
-              {INVITE_EXPIRY_CHOICES.map((choice) => (
-                <option key={choice.hours} value={choice.hours}>
-                  {choice.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form-field">
-            <label htmlFor={usesId} className="form-field__label">
-              Uses
-            </label>
-            <select id={usesId} className="form-field__input" value={maxUses ?? ''} onChange={(event) => setMaxUses(event.target.value === '' ? null : Number(event.target.value))}>
-              {INVITE_USES_CHOICES.map((choice) => (
-                <option key={choice.label} value={choice.uses ?? ''}>
-                  {choice.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <LabelledControl label="Expires after">
+            {(props) => (
+              <select {...props} value={hours} onChange={(event) => setHours(Number(event.target.value))}>
+                {INVITE_EXPIRY_CHOICES.map((choice) => (
+                  <option key={choice.hours} value={choice.hours}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </LabelledControl>
+          <LabelledControl label="Uses">
+            {(props) => (
+              <select {...props} value={maxUses ?? ''} onChange={(event) => setMaxUses(event.target.value === '' ? null : Number(event.target.value))}>
+                {INVITE_USES_CHOICES.map((choice) => (
+                  <option key={choice.label} value={choice.uses ?? ''}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </LabelledControl>
           <button ref={createRef} type="submit" className="button button--primary button--small" disabled={creating}>
             {creating ? 'Making the link…' : 'Create link'}
           </button>

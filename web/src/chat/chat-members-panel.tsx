@@ -7,6 +7,7 @@ import { messageOf } from '../accounts/auth-client';
 import { LoadMore, RequestFailed, shownData, useLoadMore, useRequest } from '../api/use-request';
 import { formatUntil, getMembers, moderate, parseChatEvent } from './chat-client';
 import { subscribeChatEvents } from './chat-stream';
+import { usePanelFocus } from './chat-parts';
 
 const ROLE_NAMES = { owner: 'Owner', moderator: 'Moderator', member: 'Member' } as const;
 
@@ -78,8 +79,7 @@ export function MembersPanel({ roomId, viewerId, canAppoint, onClose }: { roomId
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
 
-  // Opened, the panel takes focus (on a phone it covers the room).
-  useEffect(() => headingRef.current?.focus(), []);
+  usePanelFocus(headingRef);
 
   // Someone joined or left, or a role changed: the list is read again.
   useEffect(

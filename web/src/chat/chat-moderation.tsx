@@ -8,6 +8,8 @@ import { ModalDialog } from '../alerts/modal-dialog';
 import { messageOf } from '../accounts/auth-client';
 import { RequestFailed, shownData, useRequest } from '../api/use-request';
 import { ACTION_LABELS, REASON_MAX, RULES, RULE_LABELS, formatFull, formatUntil, getAudit, getReports, moderate, reportMessage } from './chat-client';
+import { LabelledControl } from '../layout/form-field';
+import { DialogButtons } from './chat-parts';
 import '../alerts/alerts.css';
 
 export const MUTE_CHOICES = [
@@ -26,9 +28,6 @@ export const BAN_CHOICES = [
 /** Mute or ban a message's author, citing a rule. */
 export function SanctionDialog({ roomId, message, action, onDone, onClose }: { roomId: number; message: ChatMessageView; action: 'mute' | 'ban'; onDone: (summary: string) => void; onClose: () => void }) {
   const titleId = useId();
-  const minutesId = useId();
-  const ruleId = useId();
-  const reasonId = useId();
   const choices = action === 'mute' ? MUTE_CHOICES : BAN_CHOICES;
   const [minutes, setMinutes] = useState<number>(choices[1].minutes);
   const [rule, setRule] = useState<ChatRule>('spam');
@@ -56,49 +55,37 @@ export function SanctionDialog({ roomId, message, action, onDone, onClose }: { r
             ? 'A muted member can read the room but not post until the time ends; they are told until when. The rule you cite is kept in the audit log.'
             : 'A banned member can neither read nor post in the room. The rule you cite is shown to them and kept in the audit log.'}
         </p>
-        <div className="form-field">
-          <label htmlFor={minutesId} className="form-field__label">
-            For
-          </label>
-          <select id={minutesId} className="form-field__input" value={minutes} onChange={(event) => setMinutes(Number(event.target.value))}>
-            {choices.map((choice) => (
-              <option key={choice.label} value={choice.minutes}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="form-field">
-          <label htmlFor={ruleId} className="form-field__label">
-            Rule broken
-          </label>
-          <select id={ruleId} className="form-field__input" value={rule} onChange={(event) => setRule(event.target.value as ChatRule)}>
-            {RULES.map((value) => (
-              <option key={value} value={value}>
-                {RULE_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="form-field">
-          <label htmlFor={reasonId} className="form-field__label">
-            Reason (optional)
-          </label>
-          <textarea id={reasonId} className="form-field__input" rows={2} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} />
-        </div>
+        <LabelledControl label="For">
+          {(props) => (
+            <select {...props} value={minutes} onChange={(event) => setMinutes(Number(event.target.value))}>
+              {choices.map((choice) => (
+                <option key={choice.label} value={choice.minutes}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </LabelledControl>
+        <LabelledControl label="Rule broken">
+          {(props) => (
+            <select {...props} value={rule} onChange={(event) => setRule(event.target.value as ChatRule)}>
+              {RULES.map((value) => (
+                <option key={value} value={value}>
+                  {RULE_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </LabelledControl>
+        <LabelledControl label="Reason (optional)">
+          {(props) => <textarea {...props} rows={2} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} />}
+        </LabelledControl>
         {error && (
           <p className="form-message form-message--error" role="alert">
             {error}
           </p>
         )}
-        <div className="chat-dialog__buttons">
-          <button type="submit" className="button button--danger" disabled={saving}>
-            {action === 'mute' ? 'Mute' : 'Ban'}
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label={action === 'mute' ? 'Mute' : 'Ban'} busy={saving} danger onCancel={onClose} />
       </form>
     </ModalDialog>
   );
@@ -107,7 +94,6 @@ export function SanctionDialog({ roomId, message, action, onDone, onClose }: { r
 /** Report a message to the room's moderators. */
 export function ReportDialog({ message, onDone, onClose }: { message: ChatMessageView; onDone: () => void; onClose: () => void }) {
   const titleId = useId();
-  const reasonId = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -126,25 +112,15 @@ export function ReportDialog({ message, onDone, onClose }: { message: ChatMessag
       <form className="form" onSubmit={submit}>
         <h2 id={titleId}>Report {message.author?.name ?? 'a'}’s message</h2>
         <blockquote className="chat-quote">{message.text}</blockquote>
-        <div className="form-field">
-          <label htmlFor={reasonId} className="form-field__label">
-            What is wrong with it?
-          </label>
-          <textarea ref={focus} id={reasonId} className="form-field__input" rows={3} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} />
-        </div>
+        <LabelledControl label="What is wrong with it?">
+          {(props) => <textarea {...props} ref={focus} rows={3} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} />}
+        </LabelledControl>
         {error && (
           <p className="form-message form-message--error" role="alert">
             {error}
           </p>
         )}
-        <div className="chat-dialog__buttons">
-          <button type="submit" className="button button--primary" disabled={saving}>
-            Send report
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Send report" busy={saving} onCancel={onClose} />
       </form>
     </ModalDialog>
   );

@@ -1,7 +1,7 @@
 // Pieces shared by the room and the thread panel: a message (text with cashtag price badges and
 // highlighted mentions, always rendered as text), its reactions and actions, and the composer with
 // its 2,000-character counter, bullish/bearish toggle and the wait the api asks for.
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { ChatMessageView, ChatRoomView, ChatSentiment } from '@tickerbell/jobs/chat/shapes';
 import { formatChangePercent, formatPrice, changeDirection } from '../prices/markets-client';
 import {
@@ -450,4 +450,50 @@ export function Composer({
       {room.slowModeSeconds > 0 && !error && <p className="chat-composer__hint">Slow mode: one message every {formatWait(room.slowModeSeconds)}.</p>}
     </form>
   );
+}
+
+/** A chat dialog's last row: its action (a submit button, or a plain one with `onConfirm`) and Cancel. */
+export function DialogButtons({
+  label,
+  busyLabel,
+  busy,
+  danger,
+  onConfirm,
+  onCancel,
+  cancelRef,
+}: {
+  label: string;
+  /** Shown on the action while `busy` (else the label stays). */
+  busyLabel?: string;
+  busy: boolean;
+  danger?: boolean;
+  onConfirm?: () => void;
+  onCancel: () => void;
+  cancelRef?: RefObject<HTMLButtonElement | null>;
+}) {
+  return (
+    <div className="chat-dialog__buttons">
+      <button type={onConfirm ? 'button' : 'submit'} className={danger ? 'button button--danger' : 'button button--primary'} disabled={busy} onClick={onConfirm}>
+        {busy && busyLabel ? busyLabel : label}
+      </button>
+      <button ref={cancelRef} type="button" className="button button--secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A side panel takes focus when it opens (its heading: on a phone it covers the button that opened
+ * it); closed, focus goes back to that button rather than falling to the page.
+ */
+export function usePanelFocus(headingRef: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    headingRef.current?.focus();
+    return () => {
+      const now = document.activeElement;
+      if (opener?.isConnected && (now === null || now === document.body)) opener.focus();
+    };
+  }, []);
 }

@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { Link } from 'react-router-dom';
 import type { ChatRoomView, ChatUpdateRoomInput } from '@tickerbell/jobs/chat/shapes';
 import { ModalDialog } from '../alerts/modal-dialog';
+import { fieldErrorsOf } from '../accounts/account-client';
 import { messageOf } from '../accounts/auth-client';
 import { LabelledControl } from '../layout/form-field';
 import {
@@ -14,12 +15,12 @@ import {
   ROOM_NAME_MIN,
   createRoom,
   deleteRoom,
-  fieldErrorsOf,
   planRefusalOf,
   slowModeChoices,
   updateRoom,
   type PlanRefusal,
 } from './chat-client';
+import { DialogButtons } from './chat-parts';
 import '../alerts/alerts.css';
 
 type RoomField = 'name' | 'description' | 'slowModeSeconds' | 'isPrivate';
@@ -166,14 +167,7 @@ function RoomDialog({
             </select>
           )}
         </LabelledControl>
-        <div className="chat-dialog__buttons">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Saving…' : submitLabel}
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label={submitLabel} busyLabel="Saving…" busy={busy} onCancel={onClose} />
       </form>
     </ModalDialog>
   );
@@ -266,14 +260,7 @@ export function DeleteRoomDialog({ room, onDeleted, onClose }: { room: ChatRoomV
           {failure}
         </p>
       )}
-      <div className="chat-dialog__buttons">
-        <button type="button" className="button button--danger" disabled={busy} onClick={remove}>
-          {busy ? 'Deleting…' : 'Delete room'}
-        </button>
-        <button ref={cancelRef} type="button" className="button button--secondary" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <DialogButtons label="Delete room" busyLabel="Deleting…" busy={busy} danger onConfirm={remove} onCancel={onClose} cancelRef={cancelRef} />
     </ModalDialog>
   );
 }
